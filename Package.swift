@@ -1,0 +1,70 @@
+// swift-tools-version: 6.0
+// Data flow, module by module:
+//   song files (SongFormats) → model (SongModel) → timeline (LyricTimeline)
+//   → audio in/out (AudioFiles, AudioEngine) → pitch (PitchDetection)
+//   → scoring (Scoring, ScoreStore) → events (EventServer) → browser (public/)
+// KaraokeRoom wires them together for one room; `karaoke` is the command line.
+import PackageDescription
+
+let package = Package(
+    name: "karaoke",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "karaoke", targets: ["karaoke"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; `providers` tells SwiftPM the Debian package.
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
+        .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+
+        // Pure Swift: no C library below this line until AudioFiles.
+        .target(name: "SongModel"),
+        .target(name: "SongFormats", dependencies: ["SongModel"]),
+        .target(name: "LyricTimeline", dependencies: ["SongModel"]),
+        .target(name: "Scoring", dependencies: ["SongModel", "LyricTimeline"]),
+
+        // Signal processing and I/O over C libraries.
+        .target(name: "AudioFiles", dependencies: ["CSndfile"]),
+        .target(name: "PitchDetection", dependencies: ["CFFTW", "SongModel"]),
+        .target(name: "AudioEngine", dependencies: ["CPulse", "CRubberBand", "AudioFiles", "SongModel"]),
+        .target(name: "ScoreStore", dependencies: [
+            "Scoring", "SongModel",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "EventServer", dependencies: [
+            "CWebSockets",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "KaraokeRoom", dependencies: [
+            "SongModel", "SongFormats", "LyricTimeline", "Scoring", "ScoreStore",
+            "AudioFiles", "AudioEngine", "PitchDetection", "EventServer",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "karaoke", dependencies: [
+            "KaraokeRoom", "SongModel", "SongFormats", "LyricTimeline", "Scoring", "ScoreStore",
+            "AudioFiles", "AudioEngine", "PitchDetection", "EventServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "SongFormatsTests", dependencies: ["SongFormats", "SongModel"]),
+        .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel"]),
+        .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "AudioFiles", "SongModel"]),
+        .testTarget(name: "ScoringTests", dependencies: [
+            "Scoring", "SongFormats", "SongModel", "LyricTimeline", "PitchDetection", "AudioFiles", "KaraokeRoom",
+        ]),
+        .testTarget(name: "ScoreStoreTests", dependencies: ["ScoreStore", "Scoring", "SongModel"]),
+        .testTarget(name: "AudioEngineTests", dependencies: [
+            "AudioEngine", "AudioFiles", "PitchDetection", "SongModel", "KaraokeRoom",
+        ]),
+        .testTarget(name: "EventServerTests", dependencies: ["EventServer", "KaraokeRoom"]),
+    ]
+)

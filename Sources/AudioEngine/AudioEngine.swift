@@ -1,0 +1,1 @@
+// AudioEngine: filled in by its issue.

@@ -1,0 +1,1 @@
+// AudioFiles: filled in by its issue.

@@ -1,0 +1,1 @@
+// EventServer: filled in by its issue.

@@ -1,0 +1,1 @@
+// KaraokeRoom: filled in by its issue.

@@ -1,0 +1,1 @@
+// LyricTimeline: filled in by its issue.

@@ -1,0 +1,1 @@
+// PitchDetection: filled in by its issue.

@@ -1,0 +1,1 @@
+// ScoreStore: filled in by its issue.

@@ -1,0 +1,1 @@
+// Scoring: filled in by its issue.

@@ -1,0 +1,1 @@
+// SongFormats: filled in by its issue.
