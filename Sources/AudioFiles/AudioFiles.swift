@@ -1,1 +1,0 @@
-// AudioFiles: filled in by its issue.
