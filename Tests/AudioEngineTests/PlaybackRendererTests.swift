@@ -68,3 +68,25 @@ import Testing
         #expect(abs(m - 0.5) < 0.001)
     }
 }
+
+extension PlaybackRendererTests {
+    /// Clicks come out of the stretcher at the output frame the clock maps their media time to.
+    @Test func clickTimingThroughStretcherMatchesClock() {
+        let (renderer, transport, clock) = makeRenderer(TestSignals.clicks(period: 0.25, seconds: 10))
+        var errors: [Double] = []
+        for target in [1.1, 3.37, 5.02, 7.9] {
+            transport.requestSeek(to: target)
+            transport.request(.playing)
+            let startFrame = renderer.outputFrame
+            let out = render(renderer, seconds: 0.4)
+            // Skip the old audio's fade-out; find the first click onset after the seek.
+            guard let onset = (Int(0.02 * TestSignals.rate)..<out.count).first(where: { abs(out[$0]) >= 0.1 }) else { continue }
+            let heard = clock.mediaTime(atOutputFrame: Double(startFrame) + Double(onset))!
+            let click = (heard / 0.25).rounded() * 0.25
+            errors.append(heard - click)
+        }
+        print("stretcher click errors ms:", errors.map { $0 * 1000 })
+        #expect(errors.count == 4)
+        #expect(errors.allSatisfy { abs($0) < 0.002 }, "\(errors)")
+    }
+}

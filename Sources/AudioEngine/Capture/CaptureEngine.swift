@@ -108,6 +108,10 @@ public final class CaptureEngine: @unchecked Sendable {
             let me = Unmanaged<CaptureEngine>.fromOpaque(userdata!).takeUnretainedValue()
             me.streamStateChanged(s!)
         }, me)
+        pa_stream_set_latency_update_callback(s, { s, userdata in
+            let me = Unmanaged<CaptureEngine>.fromOpaque(userdata!).takeUnretainedValue()
+            me.updateAnchor(s!)
+        }, me)
         pa_stream_set_read_callback(s, { s, _, userdata in
             let me = Unmanaged<CaptureEngine>.fromOpaque(userdata!).takeUnretainedValue()
             me.readAvailable(s!)
@@ -140,6 +144,8 @@ public final class CaptureEngine: @unchecked Sendable {
         stream = nil
         pa_stream_set_state_callback(s, nil, nil)
         pa_stream_set_read_callback(s, nil, nil)
+        pa_stream_set_latency_update_callback(s, nil, nil)
+        hasAnchor = false
         if PA_STREAM_IS_GOOD(pa_stream_get_state(s)) != 0 { pa_stream_disconnect(s) }
         pa_stream_unref(s)
     }
@@ -161,15 +167,33 @@ public final class CaptureEngine: @unchecked Sendable {
             pa_stream_drop(s)
             capturedFrames += Int64(frames)
         }
+        // Keep PulseAudio's timing fresh (its automatic updates slow to one per 1.5 s).
+        if capturedFrames - lastTimingRequest >= Int64(configuration.sampleRate * 0.02) {
+            lastTimingRequest = capturedFrames
+            if let op = pa_stream_update_timing_info(s, nil, nil) { pa_operation_unref(op) }
+        }
     }
 
-    /// The source is capturing frame `pa_stream_get_time × rate` right now; count back from it.
+    private var lastTimingRequest: Int64 = -1_000_000
+
+    /// Raw timing anchor: frame `anchorFrame` entered the source at `anchorHost` (mainloop thread).
+    private var anchorFrame = 0.0
+    private var anchorHost = 0.0
+    private var hasAnchor = false
+
+    /// On every timing reply: the server stamped the moment it had queued `write_index` bytes
+    /// for us while `source_usec` more were still inside the source.
+    private func updateAnchor(_ s: OpaquePointer) {
+        guard let info = pa_stream_get_timing_info(s)?.pointee, info.write_index_corrupt == 0 else { return }
+        anchorHost = HostClock.hostTime(fromRealtime: info.timestamp)
+        anchorFrame = Double(streamFrameBase) + Double(max(0, info.write_index)) / Double(4 * streamChannels)
+            + Double(info.source_usec) * configuration.sampleRate / 1e6
+        hasAnchor = true
+    }
+
     private func stamp(_ s: OpaquePointer, firstFrame: Int64) {
-        var usec: pa_usec_t = 0
-        guard pa_stream_get_time(s, &usec) == 0 else { return }
-        let now = HostClock.now()
-        let capturingNow = Double(streamFrameBase) + Double(usec) * configuration.sampleRate / 1e6
-        let time = now - (capturingNow - Double(firstFrame)) / configuration.sampleRate
+        guard hasAnchor else { return }
+        let time = anchorHost + (Double(firstFrame) - anchorFrame) / configuration.sampleRate
         let stamp = CaptureStamp(frame: firstFrame, hostTime: time)
         for channel in channels { channel.stamps.write(stamp) }
     }

@@ -23,21 +23,34 @@ public final class PlaybackClock: @unchecked Sendable {
     private let history: UnsafeMutablePointer<ClockCheckpoint>
     private let count = Atomic<Int>(0)
 
-    // Timing snapshot, published under a sequence lock (writer: audio thread only).
-    private let sequence = Atomic<Int>(0)
-    private let playedFrameBits = Atomic<UInt64>(0)
-    private let hostTimeBits = Atomic<UInt64>(0)
-    private let writtenFrames = Atomic<Int>(0)
+    /// Timing snapshots, newest last: where the server was at a host time. A history rather
+    /// than the latest one, so a past host time (a microphone sample's) maps correctly even if
+    /// the stream stalled (underrun) since then.
+    public static let timingCapacity = 512
+    private let timings: UnsafeMutablePointer<TimingSnapshot>
+    private let timingCount = Atomic<Int>(0)
     private let sampleRateBits = Atomic<UInt64>(48_000.0.bitPattern)
     /// False while no stream is connected: the played frame then stands still.
     private let running = Atomic<Bool>(false)
 
+    public struct TimingSnapshot: Sendable {
+        public var played: Double
+        public var hostTime: Double
+        public var written: Int64
+        public var advancing: Bool
+    }
+
     public init() {
         history = .allocate(capacity: Self.historyCapacity)
         history.initialize(repeating: ClockCheckpoint(outputFrame: 0, mediaTime: 0, rate: 0), count: Self.historyCapacity)
+        timings = .allocate(capacity: Self.timingCapacity)
+        timings.initialize(repeating: TimingSnapshot(played: 0, hostTime: 0, written: 0, advancing: false), count: Self.timingCapacity)
     }
 
-    deinit { history.deallocate() }
+    deinit {
+        history.deallocate()
+        timings.deallocate()
+    }
 
     // MARK: writer (audio thread)
 
@@ -51,14 +64,10 @@ public final class PlaybackClock: @unchecked Sendable {
     public var sampleRate: Double { Double(bitPattern: sampleRateBits.load(ordering: .acquiring)) }
 
     /// Publishes "the server plays output frame `playedFrame` at host time `hostTime`".
-    public func publish(playedFrame: Double, hostTime: Double, written: Int64) {
-        let s = sequence.load(ordering: .relaxed)
-        sequence.store(s + 1, ordering: .relaxed)
-        atomicMemoryFence(ordering: .releasing)
-        playedFrameBits.store(playedFrame.bitPattern, ordering: .relaxed)
-        hostTimeBits.store(hostTime.bitPattern, ordering: .relaxed)
-        writtenFrames.store(Int(written), ordering: .relaxed)
-        sequence.store(s + 2, ordering: .releasing)
+    public func publish(playedFrame: Double, hostTime: Double, written: Int64, advancing: Bool = true) {
+        let c = timingCount.load(ordering: .relaxed)
+        timings[c % Self.timingCapacity] = TimingSnapshot(played: playedFrame, hostTime: hostTime, written: written, advancing: advancing)
+        timingCount.store(c + 1, ordering: .releasing)
     }
 
     public func setRunning(_ isRunning: Bool) { running.store(isRunning, ordering: .releasing) }
@@ -66,26 +75,27 @@ public final class PlaybackClock: @unchecked Sendable {
 
     // MARK: readers (any thread)
 
-    /// The latest snapshot: (played frame, host time, frames written).
-    public func snapshot() -> (played: Double, hostTime: Double, written: Int64) {
-        while true {
-            let s1 = sequence.load(ordering: .acquiring)
-            if s1 & 1 != 0 { continue }
-            let played = Double(bitPattern: playedFrameBits.load(ordering: .relaxed))
-            let host = Double(bitPattern: hostTimeBits.load(ordering: .relaxed))
-            let written = Int64(writtenFrames.load(ordering: .relaxed))
-            atomicMemoryFence(ordering: .acquiring)
-            if sequence.load(ordering: .relaxed) == s1 { return (played, host, written) }
-        }
+    /// The newest timing snapshot, if any.
+    public var latestTiming: TimingSnapshot? {
+        let c = timingCount.load(ordering: .acquiring)
+        return c > 0 ? timings[(c - 1) % Self.timingCapacity] : nil
     }
 
-    /// The output frame being heard at `hostTime`, extrapolated from the latest snapshot at the
-    /// output rate and never beyond what was written (an underrun stalls the server, not us).
+    /// The output frame being heard at `hostTime`: from the snapshot just before it, advanced at
+    /// the output rate, but never past the next snapshot (a stall) or what was written.
     public func playedFrame(atHostTime hostTime: Double) -> Double {
-        let snap = snapshot()
-        guard isRunning else { return snap.played }
-        let frame = snap.played + (hostTime - snap.hostTime) * sampleRate
-        return max(0, min(frame, Double(snap.written)))
+        let c = timingCount.load(ordering: .acquiring)
+        guard c > 0 else { return 0 }
+        let oldest = max(0, c - Self.timingCapacity + 8)
+        var i = c - 1
+        while i > oldest && timings[i % Self.timingCapacity].hostTime > hostTime { i -= 1 }
+        let snap = timings[i % Self.timingCapacity]
+        let newest = timings[(c - 1) % Self.timingCapacity]
+        guard isRunning || i < c - 1, snap.advancing else { return snap.played }
+        var frame = snap.played + (hostTime - snap.hostTime) * sampleRate
+        if i < c - 1 { frame = min(frame, timings[(i + 1) % Self.timingCapacity].played) }
+        frame = min(frame, Double(newest.written))
+        return max(frame, i == oldest ? 0 : snap.played)
     }
 
     /// Maps an output frame back to media time through the checkpoint history.

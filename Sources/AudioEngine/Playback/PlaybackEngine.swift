@@ -219,15 +219,31 @@ public final class PlaybackEngine: @unchecked Sendable {
             pa_stream_write(s, data, frames * 8, nil, 0, PA_SEEK_RELATIVE)
             remaining -= frames * 8
         }
-        publishTiming(s)
+        requestTimingUpdate(s)
     }
 
-    /// Audio thread: records which output frame the server plays now.
+    /// Frame count at the last timing request (mainloop thread only).
+    private var lastTimingRequest: Int64 = -1_000_000
+
+    /// PulseAudio's automatic timing updates slow down to one per 1.5 s, and its interpolation
+    /// drifts by ~1 ms/s in between (measured: up to 16 ms). Asking every ~20 ms keeps the
+    /// played-frame estimate within a millisecond or two.
+    private func requestTimingUpdate(_ s: OpaquePointer) {
+        let now = renderer.outputFrame
+        guard now - lastTimingRequest >= Int64(sampleRate * 0.02) else { return }
+        lastTimingRequest = now
+        if let op = pa_stream_update_timing_info(s, nil, nil) { pa_operation_unref(op) }
+    }
+
+    /// Audio thread, on every timing reply: records which output frame the server played when.
+    /// Uses PulseAudio's raw timing (server time stamp, read index, sink latency) rather than its
+    /// interpolating smoother, which drifted by ~1 ms/s between updates here.
     private func publishTiming(_ s: OpaquePointer) {
-        var usec: pa_usec_t = 0
-        guard pa_stream_get_time(s, &usec) == 0 else { return }
-        let played = Double(streamBase) + Double(usec) * sampleRate / 1e6
-        clock.publish(playedFrame: played, hostTime: HostClock.now(), written: renderer.outputFrame)
+        guard let info = pa_stream_get_timing_info(s)?.pointee, info.read_index_corrupt == 0 else { return }
+        let host = HostClock.hostTime(fromRealtime: info.timestamp)
+        let played = Double(streamBase) + Double(max(0, info.read_index)) / 8 - Double(info.sink_usec) * sampleRate / 1e6
+        clock.publish(playedFrame: max(Double(streamBase), played), hostTime: host,
+                      written: renderer.outputFrame, advancing: info.playing != 0)
     }
 
     private func streamStateChanged(_ s: OpaquePointer) {

@@ -46,6 +46,19 @@ enum TestSignals {
         return Double(crossings.count - 1) * rate / (last - first)
     }
 
+    /// Median of per-100 ms frequencies: robust to a dropout (an underrun under CPU load).
+    static func medianFrequency(_ x: [Float], rate: Double = rate) -> Double? {
+        let window = Int(0.1 * rate)
+        var values: [Double] = []
+        var i = 0
+        while i + window <= x.count {
+            if rms(x[i..<(i + window)]) > 0.05, let f = frequency(x[i..<(i + window)], rate: rate) { values.append(f) }
+            i += window
+        }
+        guard values.count >= 3 else { return nil }
+        return values.sorted()[values.count / 2]
+    }
+
     static func rms(_ x: ArraySlice<Float>) -> Float {
         guard !x.isEmpty else { return 0 }
         return (x.reduce(0) { $0 + $1 * $1 } / Float(x.count)).squareRoot()
