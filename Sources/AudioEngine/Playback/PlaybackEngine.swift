@@ -261,7 +261,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         let heard = clock.mediaTimeNow() ?? 0
         clock.setRunning(false)
         if transport.requestedState == .playing { transport.request(.paused) }
-        transport.requestSeek(to: heard)
+        renderer.halt(at: heard)
         let device = configuration.device
         let event: DeviceEvent = serverGone ? .serverLost : .outputLost(device: device)
         let thread = Thread { [weak self] in self?.recover(after: event) }

@@ -78,6 +78,19 @@ final class PlaybackRenderer {
         checkpoint(ClockCheckpoint(outputFrame: outputFrame, mediaTime: 0, rate: 0))
     }
 
+    /// The stream died: whatever was written but not heard is gone. Stop at `heard`, which the
+    /// next stream (starting at the current output frame) continues from.
+    func halt(at heard: Double) {
+        playing = false
+        action = .none
+        pendingSeek = nil
+        fadeRemaining = 0
+        fadeIn = false
+        gain = 0
+        reposition(to: heard, at: outputFrame, rate: 0)
+        clock.publish(playedFrame: Double(outputFrame), hostTime: HostClock.now(), written: outputFrame, advancing: false)
+    }
+
     /// Media time of output frame `frame` as rendered (not yet heard).
     private func media(at frame: Int64) -> Double {
         var s = segment
