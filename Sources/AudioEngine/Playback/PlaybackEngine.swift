@@ -71,6 +71,12 @@ public final class PlaybackEngine: @unchecked Sendable {
             guard duration > 0 else { throw PlaybackError(path: nil, message: "a song without backing track needs a duration > 0") }
             source = TrackSource.silence(duration: duration, sampleRate: sampleRate)
         }
+        load(track: source)
+    }
+
+    /// Swaps in an already decoded track (e.g. a generated test signal), stopped at 0.
+    public func load(track source: TrackSource) {
+        precondition(source.sampleRate == sampleRate, "track must be at the output rate \(sampleRate)")
         transport.request(.stopped)
         var old: TrackSource?
         pulse.withLock {
