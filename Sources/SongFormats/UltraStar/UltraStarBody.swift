@@ -78,7 +78,7 @@ struct UltraStarBodyParser {
         for (i, name) in names.enumerated() {
             let hadSpace = scanner.skipSpaces()
             guard (hadSpace || i == 0), let value = scanner.integer() else {
-                throw fail(number, "note: expected \(name), found '\(Self.excerpt(scanner.rest))'")
+                throw fail(number, "note: expected \(name), found \(scanner.rest.isEmpty ? "end of line" : "'" + Self.excerpt(scanner.rest) + "'")")
             }
             values.append(value)
         }

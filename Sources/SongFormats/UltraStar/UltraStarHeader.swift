@@ -39,7 +39,7 @@ struct UltraStarHeader {
 
     /// Interprets the tags. Duplicates of an interpreted key with a different value are an
     /// error (which one would the author mean?); identical repeats are harmless.
-    init(tags: [UltraStarTag], path: String, bodyLine: Int) throws(SongFileError) {
+    init(tags: [UltraStarTag], path: String) throws(SongFileError) {
         func fail(_ line: Int?, _ message: String) -> SongFileError { SongFileError(path: path, line: line, message: message) }
 
         var first: [String: UltraStarTag] = [:]
@@ -131,12 +131,16 @@ struct UltraStarHeader {
             metadata.otherTags[key] = tag.value
         }
 
-        // Without these a song cannot be listed or timed.
-        if metadata.title.isEmpty { throw fail(bodyLine, "missing required header #TITLE") }
-        if metadata.artist.isEmpty { throw fail(bodyLine, "missing required header #ARTIST") }
-        if bpm == nil { throw fail(bodyLine, "missing required header #BPM: notes cannot be timed") }
+    }
+
+    /// Checks the headers a song cannot do without (after the body parsed, so a garbage
+    /// body is reported as such). `#ARTIST` may be missing: players show the song anyway.
+    func validateRequired(path: String, bodyLine: Int) throws(SongFileError) {
+        func fail(_ message: String) -> SongFileError { SongFileError(path: path, line: bodyLine, message: message) }
+        if metadata.title.isEmpty { throw fail("missing required header #TITLE") }
+        if bpm == nil { throw fail("missing required header #BPM: notes cannot be timed") }
         if metadata.audioFile == nil && !hasVideo {
-            throw fail(bodyLine, "missing required header \(generation == .v2 ? "#AUDIO" : "#MP3 (or #AUDIO)")")
+            throw fail("missing required header \(generation == .v2 ? "#AUDIO" : "#MP3 (or #AUDIO)")")
         }
     }
 

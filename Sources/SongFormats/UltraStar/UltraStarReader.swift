@@ -25,9 +25,10 @@ public enum UltraStarReader {
             if key.isEmpty || value.isEmpty { continue }
             tags.append(UltraStarTag(key: key, value: value, line: i + 1))
         }
-        let header = try UltraStarHeader(tags: tags, path: path, bodyLine: min(bodyStart + 1, max(lines.count, 1)))
+        let header = try UltraStarHeader(tags: tags, path: path)
         var parser = UltraStarBodyParser(path: path, relative: header.relative)
         let voices = try parser.parse(lines[bodyStart...])
+        try header.validateRequired(path: path, bodyLine: min(bodyStart + 1, max(lines.count, 1)))
         guard !voices.isEmpty else {
             throw SongFileError(path: path, line: min(bodyStart + 1, max(lines.count, 1)), message: "the file has no notes")
         }
