@@ -120,3 +120,14 @@ public struct SongLibrary: Sendable {
         }.map { (folder as NSString).appendingPathComponent($0) }
     }
 }
+
+extension SongLibrary {
+    /// Environment variable naming the songs directory.
+    public static let environmentKey = "KARAOKE_SONGS"
+
+    /// `$KARAOKE_SONGS` if set and not empty, else `./songs`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let dir = environment[environmentKey], !dir.isEmpty { return dir }
+        return "songs"
+    }
+}
