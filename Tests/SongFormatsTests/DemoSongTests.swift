@@ -13,6 +13,7 @@ import SongModel
         let song = try #require(entry.song)
         #expect(entry.isPlayable)
         #expect(entry.vocalsPath?.hasSuffix("demo/vocals.ogg") == true)
+        #expect(entry.coverPath?.hasSuffix("demo/cover.png") == true)
         let duration = try #require(entry.duration)
         #expect(duration > 60 && duration < 95)
         let vocals = try #require(entry.vocalsPath.flatMap(AudioDurationProbe.seconds))
