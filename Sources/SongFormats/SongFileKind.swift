@@ -10,7 +10,7 @@ enum SongFileKind: Equatable {
         let head = SongTextDecoder.decode(Array(bytes.prefix(4096))).text
         let firstLine = Substring(head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })).prefix(while: { !$0.isNewline })
         switch ext {
-        case "lrc", "elrc": return .lrc
+        case "lrc", "elrc", "flo": return .lrc
         case "vtt", "webvtt": return .webVTT
         case "json": return .jsonCues
         case "ass", "ssa":
