@@ -91,3 +91,8 @@ public struct TimelinePosition: Sendable, Equatable {
         self.next = next
     }
 }
+
+extension Timeline {
+    /// One timeline per voice part of a song, in part order.
+    public static func parts(of song: Song) -> [Timeline] { song.parts.map(Timeline.init(part:)) }
+}
