@@ -12,7 +12,7 @@ public enum JSONCueReader {
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw SongFileError(path: path, line: errorLine(error), message: "invalid JSON: \(errorSummary(error))")
+            throw SongFileError(path: path, line: errorLine(error, in: data), message: "invalid JSON: \(errorSummary(error))")
         }
         let cueLines = JSONCueLocator.elementLines(decoded.text)
         if let cues = root as? [Any] {
@@ -71,10 +71,16 @@ public enum JSONCueReader {
         return number
     }
 
-    private static func errorLine(_ error: Error) -> Int {
-        let text = "\(error)"
-        guard let range = text.range(of: "line ") else { return 1 }
-        return Int(text[range.upperBound...].prefix(while: \.isNumber)) ?? 1
+    /// Foundation reports "line N" on some platforms and "around character N" (a byte offset) on others.
+    private static func errorLine(_ error: Error, in data: Data) -> Int {
+        let text = "\(error) \(errorSummary(error))"
+        if let range = text.range(of: "line "), let line = Int(text[range.upperBound...].prefix(while: \.isNumber)) {
+            return line
+        }
+        if let range = text.range(of: "character "), let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)) {
+            return data.prefix(max(0, offset)).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        }
+        return 1
     }
 
     private static func errorSummary(_ error: Error) -> String {
