@@ -166,3 +166,8 @@ public struct ResultsPayload: Codable, Sendable, Equatable {
         self.leaderboard = leaderboard
     }
 }
+
+public struct SongChangePayload: Codable, Sendable, Equatable {
+    public var song: SongPayload?
+    public init(song: SongPayload?) { self.song = song }
+}

@@ -4,6 +4,8 @@ import Foundation
 /// `{"v":1,"type":"<case>","t":<unix ms when sent>, ...payload fields}`.
 public enum ServerEvent: Sendable, Equatable {
     case hello(HelloPayload)
+    /// The room loaded another song (or none): the new timeline for every view.
+    case song(SongChangePayload)
     case state(StatePayload)
     case line(LinePayloadEvent)
     case pitch(PitchPayload)
@@ -18,6 +20,7 @@ public enum ServerEvent: Sendable, Equatable {
     public var type: String {
         switch self {
         case .hello: "hello"
+        case .song: "song"
         case .state: "state"
         case .line: "line"
         case .pitch: "pitch"
@@ -67,6 +70,7 @@ public struct ServerEventEnvelope: Codable, Sendable, Equatable {
         try container.encode(sentAt.rounded(), forKey: .t)
         switch event {
         case .hello(let p): try p.encode(to: encoder)
+        case .song(let p): try p.encode(to: encoder)
         case .state(let p): try p.encode(to: encoder)
         case .line(let p): try p.encode(to: encoder)
         case .pitch(let p): try p.encode(to: encoder)
@@ -86,6 +90,7 @@ public struct ServerEventEnvelope: Codable, Sendable, Equatable {
         let type = try container.decode(String.self, forKey: .type)
         switch type {
         case "hello": event = .hello(try HelloPayload(from: decoder))
+        case "song": event = .song(try SongChangePayload(from: decoder))
         case "state": event = .state(try StatePayload(from: decoder))
         case "line": event = .line(try LinePayloadEvent(from: decoder))
         case "pitch": event = .pitch(try PitchPayload(from: decoder))
