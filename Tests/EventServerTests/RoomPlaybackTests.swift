@@ -12,7 +12,7 @@ final class ManualClock: Sendable {
     func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
 }
 
-@Suite("ClockPlayer and line positions")
+@Suite("ClockPlayer and room playback")
 struct RoomPlaybackTests {
     @Test func clockPlayerFollowsTempoPauseSeekAndEnd() throws {
         let clock = ManualClock()
@@ -54,20 +54,6 @@ struct RoomPlaybackTests {
         player.setLoop(nil)
         clock.advance(3)
         #expect(abs(player.position - 7.5) < 1e-9)
-    }
-
-    @Test func linePositionFindsLineNextAndSyllable() {
-        let lines = TestSong.make().parts[0].lines
-        let before = LinePosition.locate(0.5, in: lines)
-        #expect(before.line == nil && before.next == 0)
-        let inside = LinePosition.locate(2.2, in: lines)
-        #expect(inside.line == 0 && inside.syllable == 1 && inside.next == 1)
-        #expect(abs(inside.syllableProgress - 0.2) < 1e-9)
-        let gap = LinePosition.locate(3.2, in: lines)
-        #expect(gap.line == nil && gap.next == 1)
-        let last = LinePosition.locate(10.4, in: lines)
-        #expect(last.line == 3 && last.next == nil)
-        #expect(LinePosition.locate(11, in: lines).line == nil)
     }
 
     @Test func seekLineJumpsToTheLineAndLineEventsFollowPlayback() throws {

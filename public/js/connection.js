@@ -140,3 +140,11 @@ export function bindStatus(connection, element) {
     element.classList.toggle('offline', !online);
   });
 }
+
+// Page options from `?a=b` and `#a=b` (the fragment survives lws's `/remote` → `/remote/`
+// redirect and is never sent to the server, so a PIN there stays out of logs).
+export function pageParams() {
+  const params = new URLSearchParams(location.search);
+  for (const [key, value] of new URLSearchParams(location.hash.slice(1))) params.set(key, value);
+  return params;
+}

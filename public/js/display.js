@@ -1,10 +1,11 @@
 // Display (TV/projector): big lyrics that follow the room. Read-only: it never sends a command.
-import { RoomConnection, bindStatus } from './connection.js';
+import { RoomConnection, pageParams, bindStatus } from './connection.js';
 import { LyricsView } from './lyrics.js';
 
 const $ = (id) => document.getElementById(id);
-const part = Number(new URLSearchParams(location.search).get('part') || 0);
+const part = Number(pageParams().get('part') || 0);
 const connection = new RoomConnection({ role: 'display' });
+window.karaoke = connection; // for the browser console and tests
 const lyrics = new LyricsView($('lyrics'));
 
 function showSong() {

@@ -1,13 +1,14 @@
 // Phone remote: song search and queue for everyone; transport, seek, key, tempo, loop,
 // difficulty and mic delay for the host (after entering the room PIN).
-import { RoomConnection, formatTime, formatKey, bindStatus } from './connection.js';
+import { RoomConnection, pageParams, formatTime, formatKey, bindStatus } from './connection.js';
 import { LyricsView } from './lyrics.js';
 
 const $ = (id) => document.getElementById(id);
-const params = new URLSearchParams(location.search);
+const params = pageParams();
 const savedPin = params.get('pin') || sessionStorage.getItem('karaoke.pin');
 const savedName = localStorage.getItem('karaoke.name') || '';
 const connection = new RoomConnection({ role: savedPin ? 'host' : 'guest', pin: savedPin, name: savedName || null });
+window.karaoke = connection; // for the browser console and tests
 const isHost = () => connection.role === 'host';
 let seeking = false;
 let loopA = null;
@@ -50,7 +51,7 @@ function showState() {
   $('key-value').textContent = formatKey(state.key);
   $('key-value').dataset.key = state.key;
   $('tempo-value').textContent = `${Math.round(state.tempo * 100)}%`;
-  $('play').textContent = state.transport === 'playing' ? '⏸' : '▶';
+  $('play').classList.toggle('playing', state.transport === 'playing');
   $('play').setAttribute('aria-label', state.transport === 'playing' ? 'pause' : 'play');
   $('loop-value').textContent = state.loop ? `${formatTime(state.loop.start)}–${formatTime(state.loop.end)}`
     : loopA != null ? `A ${formatTime(loopA)}…` : 'off';

@@ -4,6 +4,7 @@ import { SINGER_COLOURS } from './notes.js';
 
 const $ = (id) => document.getElementById(id);
 const connection = new RoomConnection({ role: 'display' });
+window.karaoke = connection; // for the browser console and tests
 const totals = new Map();
 
 function singerName(index) {

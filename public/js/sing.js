@@ -1,12 +1,13 @@
 // Singer view: centred scrolling lyrics, note lane with live pitch, ratings, score, progress.
-import { RoomConnection, formatTime, formatKey, bindStatus } from './connection.js';
+import { RoomConnection, pageParams, formatTime, formatKey, bindStatus } from './connection.js';
 import { LyricsView } from './lyrics.js';
 import { NoteLane, SINGER_COLOURS } from './notes.js';
 
 const $ = (id) => document.getElementById(id);
-const params = new URLSearchParams(location.search);
+const params = pageParams();
 const part = Number(params.get('part') || 0);
 const connection = new RoomConnection({ role: params.get('role') || 'display', pin: params.get('pin') });
+window.karaoke = connection; // for the browser console and tests
 const lyrics = new LyricsView($('lyrics'));
 const lane = new NoteLane($('notes'));
 const totals = new Map();

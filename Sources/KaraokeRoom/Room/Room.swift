@@ -1,6 +1,7 @@
 import Dispatch
 import EventServer
 import Logging
+import LyricTimeline
 import SongModel
 
 /// One karaoke room: song library, queue, current song, transport and settings, and the
@@ -36,13 +37,13 @@ public final class Room: @unchecked Sendable {
     private var leaderboard: (any RoomLeaderboard)?
 
     private var entries: [CatalogEntry] = []
-    private var current: (entry: CatalogEntry, song: Song, payload: SongPayload)?
+    private var current: (entry: CatalogEntry, song: Song, payload: SongPayload, timelines: [Timeline])?
     private var settings = RoomSettings()
     private var songQueue = SongQueue()
     private var history: [String] = []
     private var transportState: TransportState = .stopped
     private var clients: [ClientID: ClientSession] = [:]
-    private var linePositions: [Int: LinePosition] = [:]
+    private var linePositions: [Int: TimelinePosition] = [:]
     private var results: [LineScorePayload] = []
     private var totals: [Int: TotalPayload] = [:]
     private var lastStateSent = 0.0
@@ -285,7 +286,7 @@ public final class Room: @unchecked Sendable {
         let payload = SongPayloadBuilder.payload(for: entry, song: song)
         try player.load(backingTrack: entry.backingTrackPath, duration: payload.duration)
         if recordHistory, let previous = current?.entry.id { history.append(previous) }
-        current = (entry, song, payload)
+        current = (entry, song, payload, song.parts.map(Timeline.init(part:)))
         transportState = .stopped
         settings.loop = nil
         player.setLoop(nil)
@@ -341,16 +342,19 @@ public final class Room: @unchecked Sendable {
     private func emitLinePositions(force: Bool) {
         guard let current else { return }
         let position = player.position
-        for (partIndex, part) in current.song.parts.enumerated() {
-            let located = LinePosition.locate(position, in: part.lines)
+        for (partIndex, timeline) in current.timelines.enumerated() {
+            let located = timeline.lookup(at: position)
             let previous = linePositions[partIndex]
-            if force || previous?.line != located.line || previous?.syllable != located.syllable || previous?.next != located.next {
+            if force || previous?.current != located.current || previous?.syllable != located.syllable || previous?.next != located.next {
                 linePositions[partIndex] = located
-                transport?.broadcast(.line(LinePayloadEvent(
-                    part: partIndex, line: located.line, next: located.next, syllable: located.syllable,
-                    position: position, lineProgress: located.lineProgress, syllableProgress: located.syllableProgress)))
+                transport?.broadcast(.line(Self.lineEvent(part: partIndex, located, at: position)))
             }
         }
+    }
+
+    private static func lineEvent(part: Int, _ located: TimelinePosition, at position: Double) -> LinePayloadEvent {
+        LinePayloadEvent(part: part, line: located.current, next: located.next, syllable: located.syllable,
+                         position: position, lineProgress: located.lineProgress, syllableProgress: located.syllableProgress)
     }
 
     // MARK: - Outgoing
@@ -379,11 +383,8 @@ public final class Room: @unchecked Sendable {
             library: entries.map(SongPayloadBuilder.summary(for:)), state: statePayload(), results: results)), to: client)
         if let current {
             let position = player.position
-            for partIndex in current.song.parts.indices {
-                let located = LinePosition.locate(position, in: current.song.parts[partIndex].lines)
-                transport?.send(.line(LinePayloadEvent(
-                    part: partIndex, line: located.line, next: located.next, syllable: located.syllable,
-                    position: position, lineProgress: located.lineProgress, syllableProgress: located.syllableProgress)), to: client)
+            for (partIndex, timeline) in current.timelines.enumerated() {
+                transport?.send(.line(Self.lineEvent(part: partIndex, timeline.lookup(at: position), at: position)), to: client)
             }
         }
     }
