@@ -7,6 +7,7 @@ struct Karaoke: AsyncParsableCommand {
         abstract: "Karaoke scoring server: plays songs, listens to singers, scores them.",
         subcommands: [
             PitchCommand.self,
+            ServeCommand.self,
             ShowCommand.self,
             SongsCommand.self,
         ]
