@@ -1,0 +1,131 @@
+import SongModel
+
+/// Reads WebVTT subtitles as lyric lines. Cue text tags (`<v>`, `<c>`, `<b>` …) are removed;
+/// inline cue timestamps (`<00:00:01.500>`, WebVTT's karaoke timing) become syllables.
+/// NOTE, STYLE and REGION blocks are skipped. A text block without a timing line is an
+/// error, since its text would otherwise be silently lost.
+public enum WebVTTReader {
+    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
+        try read(text: SongTextDecoder.decode(bytes).text, path: path)
+    }
+
+    public static func read(text: String, path: String) throws(SongFileError) -> Song {
+        let lines = TextLines.split(text)
+        guard let first = lines.first, first.trimmed.hasPrefix("WEBVTT") else {
+            throw SongFileError(path: path, line: 1, message: "a WebVTT file must start with 'WEBVTT'")
+        }
+        var result: [LyricLine] = []
+        // Malformed blocks are skipped as the WebVTT parsing algorithm says; the first one
+        // is reported if nothing usable remains.
+        var firstProblem: SongFileError?
+        var i = 1
+        // The header block runs to the first blank line.
+        while i < lines.count, !lines[i].trimmed.isEmpty { i += 1 }
+        while i < lines.count {
+            while i < lines.count, lines[i].trimmed.isEmpty { i += 1 }
+            guard i < lines.count else { break }
+            let blockStart = i
+            var block: [Substring] = []
+            while i < lines.count, !lines[i].trimmed.isEmpty { block.append(lines[i]); i += 1 }
+            let head = block[0].trimmed
+            if head.hasPrefix("NOTE") || head == "STYLE" || head == "REGION" { continue }
+            guard let timingIndex = block.prefix(2).firstIndex(where: { $0.contains("-->") }) else {
+                firstProblem = firstProblem ?? SongFileError(path: path, line: blockStart + 1,
+                    message: "text '\(UltraStarBodyParser.excerpt(head))' is not in a cue (no 'start --> end' line)")
+                continue
+            }
+            let timingLine = blockStart + timingIndex + 1
+            let timing = block[timingIndex]
+            let arrow = timing.range(of: "-->")!
+            let endField = timing[arrow.upperBound...].trimmed.prefix(while: { !$0.isWhitespace })
+            guard let start = VTTTimestamp.seconds(timing[..<arrow.lowerBound].trimmed),
+                  let end = VTTTimestamp.seconds(endField) else {
+                firstProblem = firstProblem ?? SongFileError(path: path, line: timingLine,
+                    message: "malformed cue timing '\(UltraStarBodyParser.excerpt(timing))'")
+                continue
+            }
+            guard end >= start else {
+                firstProblem = firstProblem ?? SongFileError(path: path, line: timingLine, message: "cue ends before it starts")
+                continue
+            }
+            let payload = block[(timingIndex + 1)...].map { String($0.trimmed) }.joined(separator: " ")
+            let syllables = VTTCueText.syllables(payload, start: start, end: end)
+            if syllables.isEmpty { continue }
+            result.append(LyricLine(start: start, end: end, syllables: syllables))
+        }
+        guard !result.isEmpty else {
+            if let firstProblem { throw firstProblem }
+            throw SongFileError(path: path, line: nil, message: "no cues with text")
+        }
+        result = result.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+        return Song(metadata: SongMetadata(), parts: [VoicePart(name: "Solo", lines: result)], beatClock: nil,
+                    source: SongSource(path: path, format: .webVTT))
+    }
+}
+
+enum VTTTimestamp {
+    /// `hh:mm:ss.ttt` or `mm:ss.ttt` (a comma is accepted for SRT-style files).
+    static func seconds(_ s: Substring) -> Double? {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3 else { return nil }
+        var total = 0.0
+        for (i, part) in parts.enumerated() {
+            let isLast = i == parts.count - 1
+            if isLast {
+                let pieces = part.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
+                guard pieces.count <= 2, pieces[0].count == 2, let secs = digits(pieces[0]), secs < 60 else { return nil }
+                total = total * 60 + Double(secs)
+                if pieces.count == 2 {
+                    guard (1...3).contains(pieces[1].count), let f = digits(pieces[1]) else { return nil }
+                    total += Double(f) / [1, 10, 100, 1000][pieces[1].count]
+                }
+            } else {
+                guard part.count <= 4, let v = digits(part), i == 0 || v < 60 else { return nil }
+                total = total * 60 + Double(v)
+            }
+        }
+        return total
+    }
+
+    private static func digits(_ s: Substring) -> Int? {
+        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(s)
+    }
+}
+
+/// Cue payload to syllables: tags stripped, entities decoded, split at inline timestamps.
+enum VTTCueText {
+    static func syllables(_ payload: String, start: Double, end: Double) -> [Syllable] {
+        var pieces: [(start: Double, text: String)] = [(start, "")]
+        var rest = Substring(payload)
+        while let open = rest.firstIndex(of: "<") {
+            pieces[pieces.count - 1].text += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: ">") else { rest = rest[rest.index(after: open)...]; continue }
+            let tag = rest[rest.index(after: open)..<close]
+            if let t = VTTTimestamp.seconds(tag), t >= pieces[pieces.count - 1].start, t <= end {
+                pieces.append((t, ""))
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        pieces[pieces.count - 1].text += rest
+        var result: [Syllable] = []
+        for (i, piece) in pieces.enumerated() {
+            let text = decodeEntities(piece.text)
+            let trimmed = Substring(text).trimmed
+            if trimmed.isEmpty { continue }
+            let next = i + 1 < pieces.count ? pieces[i + 1].start : end
+            let spaceAfter = i + 1 < pieces.count && (text.last?.isWhitespace == true || pieces[i + 1].text.first?.isWhitespace == true)
+            result.append(Syllable(text: String(trimmed) + (spaceAfter ? " " : ""), start: piece.start, end: next))
+        }
+        return result
+    }
+
+    static func decodeEntities(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        var out = s
+        for (entity, char) in [("&lt;", "<"), ("&gt;", ">"), ("&nbsp;", " "), ("&lrm;", "\u{200E}"), ("&rlm;", "\u{200F}"), ("&amp;", "&")] {
+            out = out.replacing(entity, with: char)
+        }
+        return out
+    }
+}
