@@ -7,6 +7,9 @@ struct Karaoke: AsyncParsableCommand {
         abstract: "Karaoke scoring server: plays songs, listens to singers, scores them.",
         subcommands: [
             PitchCommand.self,
+            ScoreCommand.self,
+            ScoresCommand.self,
+            ServeCommand.self,
             ShowCommand.self,
             SongsCommand.self,
         ]
