@@ -33,10 +33,3 @@ enum SongFileKind: Equatable {
         return LRCTimestamp(line[line.index(after: line.startIndex)..<close])?.colonFraction == true
     }
 }
-
-/// `[mm:ss:mss]text` lyric files (a LRC dialect); read by the LRC reader.
-public enum FLOReader {
-    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
-        try LRCReader.read(bytes: bytes, path: path)
-    }
-}
