@@ -55,6 +55,15 @@ func line(_ start: Double, _ end: Double, _ words: [(String, Double, Double)] = 
         #expect(after.current == nil && after.previous == 1 && after.next == nil)
     }
 
+    @Test func oneTimelinePerPart() {
+        let song = Song(metadata: SongMetadata(), parts: [VoicePart(name: "A", lines: [line(1, 2)]),
+                                                          VoicePart(name: "B", lines: [line(3, 4), line(5, 6)])],
+                        beatClock: nil, source: SongSource(path: "x", format: .lrc))
+        let timelines = Timeline.parts(of: song)
+        #expect(timelines.map(\.lines.count) == [1, 2])
+        #expect(timelines[1].lineIndex(at: 5.5) == 1)
+    }
+
     @Test func unsortedLinesAreOrdered() {
         let t = Timeline(lines: [line(20, 21), line(5, 6), line(10, 11)])
         #expect(t.lines.map(\.start) == [5, 10, 20])

@@ -66,6 +66,8 @@ import SongModel
         #expect(error?.message.contains("cue 2") == true)
         #expect(readError("[{\"start\": 1,, }]", name: "c.json")?.message.contains("invalid JSON") == true)
         #expect(readError("{\"x\": 1}", name: "c.json")?.line == 1)
+        #expect(readError("[\n {\"start\": 1,\n  \"end\": x}\n]\n", name: "c.json")?.line == 3)
+        #expect(readError(String(repeating: "[", count: 100_000), name: "deep.json")?.message.contains("invalid JSON") == true)
     }
 
     @Test func webVTTCuesTagsAndKaraokeTimestamps() throws {

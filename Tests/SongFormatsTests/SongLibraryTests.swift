@@ -32,10 +32,15 @@ import SongModel
         try s.write("d-broken/song.txt", "#TITLE:A\n#ARTIST:B\n#MP3:a.ogg\n#BPM:100\nnonsense\n")
         try s.write("e-noaudio/song.txt", "#TITLE:A\n#ARTIST:B\n#MP3:missing.ogg\n#BPM:100\n: 0 4 0 la\nE\n")
         try s.write("f-empty/readme.md", "nothing")
+        try s.write("g-flo-json/song.json", #"{"title": "Flo", "singer": "S", "file": "https://x/music.mp3", "lyrics": "[00:16:200]we wish\n[00:18:300]you"}"#)
+        try s.write("g-flo-json/backing.wav", "x")
         try s.write(".hidden/song.txt", "x")
 
         let entries = SongLibrary(directory: s.url.path).scan()
-        #expect(entries.map(\.id) == ["a-ultrastar", "b-lrc", "c-manifest", "d-broken", "e-noaudio", "f-empty"])
+        #expect(entries.map(\.id) == ["a-ultrastar", "b-lrc", "c-manifest", "d-broken", "e-noaudio", "f-empty", "g-flo-json"])
+        #expect(entries[6].song?.metadata.title == "Flo")
+        #expect(entries[6].song?.parts[0].lines.count == 2)
+        #expect(entries[6].backingTrackPath?.hasSuffix("g-flo-json/backing.wav") == true)
         let a = entries[0]
         #expect(a.isPlayable)
         #expect(a.backingTrackPath?.hasSuffix("a-ultrastar/music.ogg") == true)
