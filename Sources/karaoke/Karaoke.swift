@@ -5,6 +5,13 @@ struct Karaoke: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "karaoke",
         abstract: "Karaoke scoring server: plays songs, listens to singers, scores them.",
-        subcommands: []
+        subcommands: [
+            PitchCommand.self,
+            ScoreCommand.self,
+            ScoresCommand.self,
+            ServeCommand.self,
+            ShowCommand.self,
+            SongsCommand.self,
+        ]
     )
 }
