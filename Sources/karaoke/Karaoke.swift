@@ -6,6 +6,7 @@ struct Karaoke: AsyncParsableCommand {
         commandName: "karaoke",
         abstract: "Karaoke scoring server: plays songs, listens to singers, scores them.",
         subcommands: [
+            CalibrateCommand.self,
             PitchCommand.self,
             ScoreCommand.self,
             ScoresCommand.self,
