@@ -8,6 +8,7 @@ struct Karaoke: AsyncParsableCommand {
         subcommands: [
             CalibrateCommand.self,
             PitchCommand.self,
+            PlayCommand.self,
             ScoreCommand.self,
             ScoresCommand.self,
             ServeCommand.self,
