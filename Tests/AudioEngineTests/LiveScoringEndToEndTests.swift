@@ -1,4 +1,5 @@
 @testable import AudioEngine
+import AudioFiles
 import Foundation
 import KaraokeRoom
 import PitchDetection
@@ -54,37 +55,72 @@ import Testing
         offline.feed(contentsOf: DetectorPitchSource().pitchSamples(of: voice, sampleRate: rate))
         let offlineLines = offline.advance(to: span)
 
-        // Live.
+        // Live. The singer rides on the right channel of the played track and the "mic" is that
+        // channel of speaker.monitor (a remap source), so the singer shares the backing's stream:
+        // a separate singer stream drifts against the backing whenever either underruns on a
+        // loaded CI box. The voice is synthesised at the song's key and shifted +2 by the live
+        // stretcher, like the backing on the left.
+        let module = try pactl(["load-module", "module-remap-source", "source_name=singer_mic", "master=speaker.monitor",
+                                "master_channel_map=front-right", "channel_map=mono", "channels=1"])
+        defer { _ = try? pactl(["unload-module", module]) }
+        let decoded = try AudioFile.read(path: root.appendingPathComponent("backing.ogg").path)
+        let head = AudioBuffer(samples: Array(decoded.samples.prefix(Int((span + 1.5) * decoded.sampleRate) * decoded.channels)),
+                               sampleRate: decoded.sampleRate, channels: decoded.channels)
+        var left = Resampler.resample(head, to: rate).mono()
+        let unshifted = Self.singer(for: song, key: 0, seconds: span + 1, rate: rate)
+        var right = unshifted
+        let n = min(left.count, right.count)
+        left = Array(left.prefix(n)); right = Array(right.prefix(n))
         let backing = try PlaybackEngine(configuration: .init(device: "speaker"))
         defer { backing.close() }
-        let singer = try PlaybackEngine(configuration: .init(device: "mic_sink"))
-        defer { singer.close() }
-        let capture = try CaptureEngine(configuration: .init(source: "mic"))
+        let capture = try CaptureEngine(configuration: .init(source: "singer_mic"))
         defer { capture.close() }
-        try backing.load(backingTrack: root.appendingPathComponent("backing.ogg").path, duration: 0)
+        backing.load(track: TrackSource(left: left, right: right, sampleRate: rate))
         backing.setKey(semitones: key)
-        singer.load(track: TrackSource(left: voice, right: voice, sampleRate: singer.sampleRate))
-        backing.play()
-        singer.play()
-        // What a calibration would measure: how far behind the backing the singer is heard.
-        Thread.sleep(forTimeInterval: 0.6)
-        let now = HostClock.now() - 0.1
-        let micDelay = try #require(backing.clock.mediaTime(atHostTime: now)) - (try #require(singer.clock.mediaTime(atHostTime: now)))
+        let micDelay = 0.0
         let session = try ScoringSession(song: song, configuration: ScoringConfiguration(keyShift: key, micDelay: micDelay))
+        // A second recorder on the same mic keeps what was captured, with capture times.
+        let recorder = try MonitorRecorder(source: "singer_mic")
+        defer { recorder.close() }
         let lines = EventLog<LineResult>()
         let scorer = LiveScorer(session: session, channel: capture.channels[0], clock: backing.clock) { lines.append($0) }
         scorer.start()
-        while backing.position < span + micDelay + 0.3 { Thread.sleep(forTimeInterval: 0.05) }
+        backing.play()
+        while backing.position < span + micDelay + 0.3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            recorder.drain()
+        }
         _ = scorer.stop()
+        recorder.drain()
+
+        // Offline scoring of the captured signal: whole-array detector, frames mapped to media
+        // time through the same clock, fed at once.
+        var captured = try ScoringSession(song: song, configuration: ScoringConfiguration(keyShift: key, micDelay: micDelay))
+        let frames = PitchDetector(sampleRate: rate).analyze(recorder.samples)
+        for frame in frames {
+            guard let host = recorder.hostTime(ofSample: Int((frame.time * rate).rounded())),
+                  let heard = backing.clock.media(atHostTime: host), heard.playing else { continue }
+            captured.feed(PitchSample(time: heard.time, midi: frame.isVoiced ? MusicalPitch.midi(fromHz: Double(frame.frequency)) : nil,
+                                      levelDb: Double(frame.levelDb)))
+        }
+        let capturedLines = captured.advance(to: span)
+        print("captured-offline \(capturedLines.map { Int($0.score) })")
         let live = lines.all
         print("mic delay \(micDelay * 1000) ms; live \(live.map { Int($0.score) }) offline \(offlineLines.map { Int($0.score) })")
 
         #expect(offlineLines.count >= 4)
         #expect(live.count == offlineLines.count, "live closed \(live.count) lines, offline \(offlineLines.count)")
-        for (l, o) in zip(live, offlineLines) {
+        // The spec: live line scores match offline scoring of the same (captured) signal.
+        #expect(live.count == capturedLines.count)
+        for (l, o) in zip(live, capturedLines) {
             #expect(l.lineIndex == o.lineIndex)
-            #expect(abs(l.score - o.score) <= max(0.05 * o.maxScore, 1), "line \(o.lineIndex) '\(o.text)': live \(l.score) offline \(o.score) of \(o.maxScore)")
+            #expect(abs(l.score - o.score) <= max(0.05 * o.maxScore, 1), "line \(o.lineIndex) '\(o.text)': live \(l.score) vs captured-offline \(o.score) of \(o.maxScore)")
         }
+        // Against the ideal synthesised voice the captured one loses beats when playback
+        // underruns on a starved CI box (seen: 70–100 % of ideal); that is the signal, not the pipeline.
+        for (l, o) in zip(live, offlineLines) { #expect(l.lineIndex == o.lineIndex) }
+        let liveTotal = live.reduce(0) { $0 + $1.score }, idealTotal = offlineLines.reduce(0) { $0 + $1.score }
+        #expect(liveTotal >= 0.6 * idealTotal, "live \(liveTotal) vs ideal \(idealTotal)")
         // The synthesised singer is in tune: both should score well, which makes the match meaningful.
         #expect(offlineLines.reduce(0) { $0 + $1.score } > 0.8 * offlineLines.reduce(0) { $0 + $1.maxScore })
     }
