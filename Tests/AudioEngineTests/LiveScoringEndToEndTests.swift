@@ -11,7 +11,8 @@ import Testing
 /// The demo song at key +2; a synthesised singer follows the shifted melody into `mic_sink`;
 /// the live pipeline (capture ring → pitch worker → media time → session) must score each
 /// line like offline scoring of the very same signal.
-@Suite(.serialized, .enabled(if: pulseAvailable)) struct LiveScoringEndToEndTests {
+extension PulseAudioTests {
+@Suite struct LiveScoringEndToEndTests {
     static var packageRoot: URL {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
@@ -124,4 +125,5 @@ import Testing
         // The synthesised singer is in tune: both should score well, which makes the match meaningful.
         #expect(offlineLines.reduce(0) { $0 + $1.score } > 0.8 * offlineLines.reduce(0) { $0 + $1.maxScore })
     }
+}
 }
