@@ -9,6 +9,7 @@ struct Karaoke: AsyncParsableCommand {
             PitchCommand.self,
             ScoreCommand.self,
             ScoresCommand.self,
+            ServeCommand.self,
             ShowCommand.self,
             SongsCommand.self,
         ]
