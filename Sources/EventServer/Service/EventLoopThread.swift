@@ -74,6 +74,10 @@ final class EventLoopThread: @unchecked Sendable {
             info.user = Unmanaged.passUnretained(self).toOpaque()
             info.options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
                 | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+            // An IPv4 address to bind only resolves on an IPv4 socket (else lws listens on [::]).
+            if let host = configuration.host, host.contains("."), !host.contains(":") {
+                info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+            }
             guard let context = lws_create_context(&info) else {
                 result.withLock { $0 = .failure(.cannotListen(host: configuration.host ?? "*", port: configuration.port)) }
                 ready.signal()

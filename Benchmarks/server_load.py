@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Load test for `karaoke serve`: N display clients receive every event of a short song.
+
+Starts the server (`--no-audio`, loopback, free port) with a generated 30-s song that has
+eight syllables per second, connects N display clients plus one deliberately slow client
+(it never reads), starts playback from a host connection and records, for every event each
+client receives, the delay from the server's send stamp (`t`, taken when the event is
+encoded) to the client's receive time. Reports median / p99 delay, events per client,
+dropped clients, and the server's CPU time and peak memory.
+
+    .venv/bin/python Benchmarks/server_load.py --bin .build/release/karaoke --clients 500
+"""
+import argparse
+import asyncio
+import json
+import os
+import pathlib
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import websockets
+
+PIN = "9753"
+
+
+def make_song(directory, seconds):
+    """UltraStar song: BPM 480 → beat = 1/32 s; 4 beats per syllable = 8 syllables/s; 2-s lines."""
+    lines = ["#TITLE:Load Test", "#ARTIST:Benchmarks", "#MP3:load.ogg", "#BPM:480", "#GAP:1000"]
+    beat = 0
+    for line in range(int(seconds // 2)):
+        for syllable in range(14):
+            lines.append(f": {beat} 4 {(line + syllable) % 12} la{syllable} ")
+            beat += 4
+        beat += 8
+        lines.append(f"- {beat - 4}")
+    lines.append("E")
+    folder = pathlib.Path(directory) / "load"
+    folder.mkdir()
+    (folder / "load.txt").write_text("\n".join(lines) + "\n")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory_kib(pid, key):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+async def display_client(url, delays, counts, index, stop, connected):
+    try:
+        async with websockets.connect(url, max_queue=None, ping_interval=None) as ws:
+            connected.append(index)
+            async for raw in ws:
+                now = time.time() * 1000
+                message = json.loads(raw)
+                kind = message["type"]
+                counts[index][kind] = counts[index].get(kind, 0) + 1
+                if kind in ("line", "state") and counts[index].get("hello"):
+                    delays.append(now - message["t"])
+                if stop.is_set():
+                    break
+    except Exception as error:  # noqa: BLE001 — any failure counts as a dropped client
+        counts[index]["error"] = repr(error)
+
+
+def slow_client(port):
+    """A raw WebSocket that completes the handshake and then never reads."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    return s
+
+
+async def run(args):
+    with tempfile.TemporaryDirectory(prefix="karaoke-load-") as songs:
+        make_song(songs, args.song_seconds)
+        port = free_port()
+        server = subprocess.Popen(
+            [args.bin, "serve", "--no-audio", "--port", str(port), "--songs", songs, "--song", "load",
+             "--pin", PIN, "--public", str(pathlib.Path(__file__).resolve().parents[1] / "public")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            for line in server.stdout:
+                if re.match(r"Listening on port", line):
+                    break
+            url = f"ws://127.0.0.1:{port}/"
+            delays, connected = [], []
+            counts = [dict() for _ in range(args.clients)]
+            stop = asyncio.Event()
+            tasks = []
+            for i in range(args.clients):
+                tasks.append(asyncio.create_task(display_client(url, delays, counts, i, stop, connected)))
+                if i % 50 == 49:
+                    await asyncio.sleep(0.05)
+            slow = slow_client(port)
+            while len(connected) < args.clients:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)
+            delays.clear()
+            cpu_before, wall_before = cpu_seconds(server.pid), time.time()
+            async with websockets.connect(url, ping_interval=None) as host:
+                await host.send(json.dumps({"type": "hello", "role": "host", "pin": PIN}))
+                await host.send(json.dumps({"type": "play"}))
+                deadline = time.time() + args.song_seconds + 10
+                finished = False
+                async for raw in host:
+                    message = json.loads(raw)
+                    if message["type"] == "state" and message["transport"] == "stopped" and message.get("position", 0) > 1:
+                        finished = True
+                        break
+                    if time.time() > deadline:
+                        break
+            await asyncio.sleep(1.0)  # let the last events arrive
+            cpu_used, wall = cpu_seconds(server.pid) - cpu_before, time.time() - wall_before
+            peak_rss = memory_kib(server.pid, "VmHWM")
+            rss = memory_kib(server.pid, "VmRSS")
+            stop.set()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            slow.close()
+            dropped = [i for i, c in enumerate(counts) if "error" in c]
+            line_counts = sorted(c.get("line", 0) for c in counts)
+            state_counts = sorted(c.get("state", 0) for c in counts)
+            delays.sort()
+            p = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))]
+            report = {
+                "clients": args.clients,
+                "song_finished": finished,
+                "song_seconds": round(wall, 1),
+                "events_measured": len(delays),
+                "line_events_per_client_min_max": [line_counts[0], line_counts[-1]],
+                "state_events_per_client_min_max": [state_counts[0], state_counts[-1]],
+                "dropped_clients": len(dropped),
+                "delay_ms_median": round(statistics.median(delays), 2),
+                "delay_ms_p99": round(p(0.99), 2),
+                "delay_ms_max": round(delays[-1], 2),
+                "server_cpu_seconds": round(cpu_used, 2),
+                "server_cpu_percent_of_one_core": round(100 * cpu_used / wall, 1),
+                "server_rss_mib": round(rss / 1024, 1),
+                "server_peak_rss_mib": round(peak_rss / 1024, 1),
+            }
+            print(json.dumps(report, indent=2))
+            return 0 if finished and not dropped and line_counts[0] == line_counts[-1] else 1
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default=os.environ.get("KARAOKE_BIN", ".build/release/karaoke"))
+    parser.add_argument("--clients", type=int, default=500)
+    parser.add_argument("--song-seconds", type=float, default=30)
+    args = parser.parse_args()
+    sys.exit(asyncio.run(asyncio.wait_for(run(args), timeout=args.song_seconds + 120)))
+
+
+if __name__ == "__main__":
+    main()
