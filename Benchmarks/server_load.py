@@ -8,7 +8,7 @@ client receives, the delay from the server's send stamp (`t`, taken when the eve
 encoded) to the client's receive time. Reports median / p99 delay, events per client,
 dropped clients, and the server's CPU time and peak memory.
 
-    .venv/bin/python Benchmarks/server_load.py --bin .build/release/karaoke --clients 500
+    .venv/bin/python Benchmarks/server_load.py --bin .build/release/karaoke --clients 500 --processes 2
 """
 import argparse
 import asyncio
@@ -88,7 +88,35 @@ def slow_client(port):
     return s
 
 
+def worker(url, count, first_index, ready, start_measuring, stop, results):
+    """One process with `count` display clients; sends back delays and per-client counts."""
+    async def go():
+        delays, connected = [], []
+        counts = [dict() for _ in range(count)]
+        stop_event = asyncio.Event()
+        tasks = []
+        for i in range(count):
+            tasks.append(asyncio.create_task(display_client(url, delays, counts, i, stop_event, connected)))
+            if i % 50 == 49:
+                await asyncio.sleep(0.05)
+        while len(connected) < count:
+            await asyncio.sleep(0.05)
+        ready.put(first_index)
+        while not start_measuring.is_set():
+            await asyncio.sleep(0.02)
+        delays.clear()
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+        stop_event.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        results.put((delays, counts))
+    asyncio.run(go())
+
+
 async def run(args):
+    import multiprocessing as mp
     with tempfile.TemporaryDirectory(prefix="karaoke-load-") as songs:
         make_song(songs, args.song_seconds)
         port = free_port()
@@ -96,24 +124,26 @@ async def run(args):
             [args.bin, "serve", "--no-audio", "--port", str(port), "--songs", songs, "--song", "load",
              "--pin", PIN, "--public", str(pathlib.Path(__file__).resolve().parents[1] / "public")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        workers = []
         try:
             for line in server.stdout:
                 if re.match(r"Listening on port", line):
                     break
             url = f"ws://127.0.0.1:{port}/"
-            delays, connected = [], []
-            counts = [dict() for _ in range(args.clients)]
-            stop = asyncio.Event()
-            tasks = []
-            for i in range(args.clients):
-                tasks.append(asyncio.create_task(display_client(url, delays, counts, i, stop, connected)))
-                if i % 50 == 49:
-                    await asyncio.sleep(0.05)
+            ready, results = mp.Queue(), mp.Queue()
+            start_measuring, stop = mp.Event(), mp.Event()
+            share = args.clients // args.processes
+            for p in range(args.processes):
+                count = share if p < args.processes - 1 else args.clients - share * (args.processes - 1)
+                process = mp.Process(target=worker, args=(url, count, p * share, ready, start_measuring, stop, results))
+                process.start()
+                workers.append(process)
+            for _ in workers:
+                await asyncio.get_running_loop().run_in_executor(None, ready.get, True, 60)
             slow = slow_client(port)
-            while len(connected) < args.clients:
-                await asyncio.sleep(0.05)
             await asyncio.sleep(0.5)
-            delays.clear()
+            start_measuring.set()
+            await asyncio.sleep(0.1)
             cpu_before, wall_before = cpu_seconds(server.pid), time.time()
             async with websockets.connect(url, ping_interval=None) as host:
                 await host.send(json.dumps({"type": "hello", "role": "host", "pin": PIN}))
@@ -132,9 +162,11 @@ async def run(args):
             peak_rss = memory_kib(server.pid, "VmHWM")
             rss = memory_kib(server.pid, "VmRSS")
             stop.set()
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            delays, counts = [], []
+            for _ in workers:
+                d, c = await asyncio.get_running_loop().run_in_executor(None, results.get, True, 60)
+                delays += d
+                counts += c
             slow.close()
             dropped = [i for i, c in enumerate(counts) if "error" in c]
             line_counts = sorted(c.get("line", 0) for c in counts)
@@ -143,6 +175,7 @@ async def run(args):
             p = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))]
             report = {
                 "clients": args.clients,
+                "client_processes": args.processes,
                 "song_finished": finished,
                 "song_seconds": round(wall, 1),
                 "events_measured": len(delays),
@@ -156,10 +189,15 @@ async def run(args):
                 "server_cpu_percent_of_one_core": round(100 * cpu_used / wall, 1),
                 "server_rss_mib": round(rss / 1024, 1),
                 "server_peak_rss_mib": round(peak_rss / 1024, 1),
+                "machine_load_average_1min": round(os.getloadavg()[0], 2),
             }
             print(json.dumps(report, indent=2))
             return 0 if finished and not dropped and line_counts[0] == line_counts[-1] else 1
         finally:
+            for process in workers:
+                process.join(5)
+                if process.is_alive():
+                    process.terminate()
             server.terminate()
             try:
                 server.wait(10)
@@ -172,6 +210,7 @@ def main():
     parser.add_argument("--bin", default=os.environ.get("KARAOKE_BIN", ".build/release/karaoke"))
     parser.add_argument("--clients", type=int, default=500)
     parser.add_argument("--song-seconds", type=float, default=30)
+    parser.add_argument("--processes", type=int, default=2, help="client processes (the clients are the bottleneck)")
     args = parser.parse_args()
     sys.exit(asyncio.run(asyncio.wait_for(run(args), timeout=args.song_seconds + 120)))
 
