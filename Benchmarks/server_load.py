@@ -191,6 +191,16 @@ async def run(args):
                 "server_peak_rss_mib": round(peak_rss / 1024, 1),
                 "machine_load_average_1min": round(os.getloadavg()[0], 2),
             }
+            # The server prints its own encode-to-socket delay histogram when it stops.
+            server.terminate()
+            tail = server.communicate(timeout=20)[0]
+            match = re.search(r"(\d+) messages written, encode-to-socket delay median ([\d.]+) ms, p99 ([\d.]+) ms; "
+                              r"(\d+) pitch frames dropped, (\d+) slow client", tail)
+            if match:
+                report["server_messages_written"] = int(match.group(1))
+                report["server_encode_to_socket_ms_median"] = float(match.group(2))
+                report["server_encode_to_socket_ms_p99"] = float(match.group(3))
+                report["server_slow_clients_disconnected"] = int(match.group(5))
             print(json.dumps(report, indent=2))
             return 0 if finished and not dropped and line_counts[0] == line_counts[-1] else 1
         finally:
@@ -198,7 +208,8 @@ async def run(args):
                 process.join(5)
                 if process.is_alive():
                     process.terminate()
-            server.terminate()
+            if server.poll() is None:
+                server.terminate()
             try:
                 server.wait(10)
             except subprocess.TimeoutExpired:
