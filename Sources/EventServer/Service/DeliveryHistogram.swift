@@ -3,7 +3,7 @@
 /// 0.1 ms steps up to 100 ms, then 10 ms steps up to 10 s (the last bucket collects the rest).
 public struct DeliveryHistogram: Sendable, Equatable {
     private static let fineBuckets = 1000     // 0…100 ms in 0.1 ms
-    private static let coarseBuckets = 991    // 100 ms…10 s in 10 ms
+    private static let coarseBuckets = 990    // 100 ms…10 s in 10 ms
     private var buckets = [Int](repeating: 0, count: fineBuckets + coarseBuckets)
     public private(set) var count = 0
 
