@@ -6,6 +6,9 @@ struct Karaoke: AsyncParsableCommand {
         commandName: "karaoke",
         abstract: "Karaoke scoring server: plays songs, listens to singers, scores them.",
         subcommands: [
+            PitchCommand.self,
+            ScoreCommand.self,
+            ScoresCommand.self,
             ServeCommand.self,
             ShowCommand.self,
             SongsCommand.self,

@@ -72,14 +72,14 @@ struct ShowCommand: ParsableCommand {
     }
 
     private func readFile(_ path: String) throws -> Song {
-        do { return try SongFileReader.read(path: path) } catch { throw ValidationError(error.description) }
+        do { return try SongFileReader.read(path: path) } catch { throw SongCommandFailure(error.description) }
     }
 
     private func fromEntry(_ entry: SongEntry?, id: String) throws -> Song {
         guard let entry else {
-            throw ValidationError("no song '\(id)' (not a file, and no such folder in \(directory ?? SongLibrary.defaultDirectory()))")
+            throw SongCommandFailure("no song '\(id)' (not a file, and no such folder in \(directory ?? SongLibrary.defaultDirectory()))")
         }
-        guard let song = entry.song else { throw ValidationError(entry.error?.description ?? "cannot read '\(id)'") }
+        guard let song = entry.song else { throw SongCommandFailure(entry.error?.description ?? "cannot read '\(id)'") }
         return song
     }
 }

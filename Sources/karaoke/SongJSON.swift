@@ -102,3 +102,9 @@ func formatTime(_ seconds: Double) -> String {
     let minutes = total / 6000, secs = (total / 100) % 60, centis = total % 100
     return "\(sign)\(minutes):\(secs < 10 ? "0" : "")\(secs).\(centis < 10 ? "0" : "")\(centis)"
 }
+
+/// A failure while running a command (not a usage mistake): printed as "Error: …", exit code 1.
+struct SongCommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

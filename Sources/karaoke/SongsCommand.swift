@@ -20,7 +20,7 @@ struct SongsCommand: ParsableCommand {
         let dir = directory ?? SongLibrary.defaultDirectory()
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw ValidationError("songs directory '\(dir)' does not exist")
+            throw SongCommandFailure("songs directory '\(dir)' does not exist")
         }
         let entries = SongLibrary(directory: dir).scan()
         if json {

@@ -12,7 +12,7 @@ public enum JSONCueReader {
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw SongFileError(path: path, line: errorLine(error), message: "invalid JSON: \(errorSummary(error))")
+            throw SongFileError(path: path, line: errorLine(error, in: data), message: "invalid JSON: \(errorSummary(error))")
         }
         let cueLines = JSONCueLocator.elementLines(decoded.text)
         if let cues = root as? [Any] {
@@ -71,42 +71,20 @@ public enum JSONCueReader {
         return number
     }
 
-    private static func errorLine(_ error: Error) -> Int {
-        let text = "\(error)"
-        guard let range = text.range(of: "line ") else { return 1 }
-        return Int(text[range.upperBound...].prefix(while: \.isNumber)) ?? 1
+    /// Foundation reports "line N" on some platforms and "around character N" (a byte offset) on others.
+    private static func errorLine(_ error: Error, in data: Data) -> Int {
+        let text = "\(error) \(errorSummary(error))"
+        if let range = text.range(of: "line "), let line = Int(text[range.upperBound...].prefix(while: \.isNumber)) {
+            return line
+        }
+        if let range = text.range(of: "character "), let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)) {
+            return data.prefix(max(0, offset)).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        }
+        return 1
     }
 
     private static func errorSummary(_ error: Error) -> String {
         let ns = error as NSError
         return (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
-    }
-}
-
-/// Finds the line on which each element of the cue array begins, so errors can name it.
-enum JSONCueLocator {
-    static func elementLines(_ text: String) -> [Int] {
-        var lines: [Int] = []
-        var line = 1, depth = 0, inString = false, escaped = false
-        var arrayDepth: Int?
-        for byte in text.utf8 {
-            if byte == 0x0A { line += 1 }
-            if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
-                continue
-            }
-            switch byte {
-            case 0x22: inString = true
-            case 0x5B:
-                depth += 1
-                if arrayDepth == nil { arrayDepth = depth }
-            case 0x7B:
-                if depth == arrayDepth { lines.append(line) }
-                depth += 1
-            case 0x5D, 0x7D: depth -= 1
-            default: break
-            }
-        }
-        return lines
     }
 }

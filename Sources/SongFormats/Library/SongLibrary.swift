@@ -10,7 +10,7 @@ import SongModel
 public struct SongLibrary: Sendable {
     public let directory: String
 
-    static let lyricExtensions = ["txt", "lrc", "vtt", "json"]
+    static let lyricExtensions = ["txt", "lrc", "flo", "vtt", "json"]
     static let audioExtensions = ["ogg", "oga", "opus", "flac", "wav", "mp3"]
     static let imageExtensions = ["jpg", "jpeg", "png", "webp"]
 
@@ -52,7 +52,13 @@ public struct SongLibrary: Sendable {
                 return entry
             }
         }
-        guard let lyrics = manifest?.lyrics ?? Self.pickLyrics(files, id: id) else {
+        var lyricsName = manifest?.lyrics
+        // A FLO song JSON is also called song.json, with the lyrics inline: it is the lyric file.
+        if let inline = lyricsName, inline.contains("\n") || inline.hasPrefix("[") {
+            lyricsName = SongManifest.fileName
+            manifest = nil
+        }
+        guard let lyrics = lyricsName ?? Self.pickLyrics(files, id: id) else {
             entry.error = SongFileError(path: folder, line: nil, message: "no lyric file (.txt, .lrc, .vtt or .json)")
             return entry
         }

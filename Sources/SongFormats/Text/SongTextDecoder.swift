@@ -8,6 +8,11 @@ public enum SongTextDecoder {
     public struct Result: Sendable, Equatable {
         public var text: String
         public var encoding: SongTextEncoding
+
+        public init(text: String, encoding: SongTextEncoding) {
+            self.text = text
+            self.encoding = encoding
+        }
     }
 
     /// The encoding announced by a byte-order mark, and the mark's length.

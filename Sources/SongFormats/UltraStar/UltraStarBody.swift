@@ -93,15 +93,14 @@ struct UltraStarBodyParser {
         let (start, length, pitch) = (values[0], values[1], values[2])
         if start < 0 { throw fail(number, "note start beat \(start) is negative") }
         if length < 0 { throw fail(number, "note length \(length) is negative") }
-        var v = voices[voice] ?? Voice()
-        let absolute = v.rel + start
-        if let last = v.lastStart, absolute < last {
+        // Mutate in place: copying a Voice out of the dictionary would copy its arrays on every note.
+        let absolute = (voices[voice]?.rel ?? 0) + start
+        if let last = voices[voice]?.lastStart, absolute < last {
             throw fail(number, "note at beat \(absolute) starts before the previous note (beat \(last)): notes must be in order")
         }
-        v.lastStart = absolute
-        v.current.append(UltraStarRawNote(
+        voices[voice, default: Voice()].lastStart = absolute
+        voices[voice, default: Voice()].current.append(UltraStarRawNote(
             note: Note(kind: kind, startBeat: absolute, lengthBeats: length, pitch: pitch), text: text, line: number))
-        voices[voice] = v
     }
 
     private mutating func parseBreak(_ rest: Substring, number: Int) throws(SongFileError) {
@@ -116,17 +115,17 @@ struct UltraStarBodyParser {
             if value < 0 { throw fail(number, "phrase end beat \(value) is negative") }
             values.append(value)
         }
-        var v = voices[voice] ?? Voice()
-        let beat = values.first.map { v.rel + $0 }
-        if relative { v.rel += values.count > 1 ? values[1] : 0 }
+        let rel = voices[voice]?.rel ?? 0
+        let beat = values.first.map { rel + $0 }
+        if relative { voices[voice, default: Voice()].rel += values.count > 1 ? values[1] : 0 }
         // A phrase end before any note, or right after another one, closes nothing (spec: MAY ignore).
-        if let last = v.current.last {
+        if let last = voices[voice]?.current.last {
             // An end placed before the last note began is a typo; keep the phrase, drop the beat.
             let end = beat.flatMap { $0 >= last.note.startBeat ? $0 : nil }
-            v.phrases.append(UltraStarRawPhrase(notes: v.current, breakBeat: end))
-            v.current = []
+            let notes = voices[voice]!.current
+            voices[voice]!.current = []
+            voices[voice]!.phrases.append(UltraStarRawPhrase(notes: notes, breakBeat: end))
         }
-        voices[voice] = v
     }
 
     private mutating func finish() -> [Int: [UltraStarRawPhrase]] {
@@ -136,29 +135,5 @@ struct UltraStarBodyParser {
             if !v.phrases.isEmpty { result[n] = v.phrases }
         }
         return result
-    }
-}
-
-/// Reads whitespace-separated integers off the front of a line.
-struct FieldScanner {
-    var rest: Substring
-
-    init(_ text: Substring) { rest = text }
-
-    /// Skips spaces and tabs; true if there were any.
-    mutating func skipSpaces() -> Bool {
-        var skipped = false
-        while let c = rest.first, c == " " || c == "\t" { rest.removeFirst(); skipped = true }
-        return skipped
-    }
-
-    mutating func integer() -> Int? {
-        var end = rest.startIndex
-        if end < rest.endIndex, rest[end] == "-" { end = rest.index(after: end) }
-        let digitsStart = end
-        while end < rest.endIndex, rest[end].isASCII, rest[end].isNumber { end = rest.index(after: end) }
-        guard end > digitsStart, let value = SongNumbers.integer(rest[rest.startIndex..<end]) else { return nil }
-        rest = rest[end...]
-        return value
     }
 }

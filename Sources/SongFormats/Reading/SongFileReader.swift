@@ -29,7 +29,12 @@ public enum SongFileReader {
             throw SongFileError(path: path, line: nil, message: "no such file")
         }
         if isDirectory.boolValue { throw SongFileError(path: path, line: nil, message: "is a folder, not a song file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+        // Devices and pipes (e.g. /dev/zero) would never end.
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw SongFileError(path: path, line: nil, message: "not a regular file")
+        }
+        let size = attributes[.size] as? Int ?? 0
         if size > maximumFileSize {
             throw SongFileError(path: path, line: nil, message: "file is \(size) bytes; a lyric file is at most \(maximumFileSize)")
         }

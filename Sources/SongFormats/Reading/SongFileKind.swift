@@ -10,7 +10,7 @@ enum SongFileKind: Equatable {
         let head = SongTextDecoder.decode(Array(bytes.prefix(4096))).text
         let firstLine = Substring(head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })).prefix(while: { !$0.isNewline })
         switch ext {
-        case "lrc", "elrc": return .lrc
+        case "lrc", "elrc", "flo": return .lrc
         case "vtt", "webvtt": return .webVTT
         case "json": return .jsonCues
         case "ass", "ssa":
@@ -31,12 +31,5 @@ enum SongFileKind: Equatable {
     private static func looksLikeFLO(_ line: Substring) -> Bool {
         guard let close = line.firstIndex(of: "]") else { return false }
         return LRCTimestamp(line[line.index(after: line.startIndex)..<close])?.colonFraction == true
-    }
-}
-
-/// `[mm:ss:mss]text` lyric files (a LRC dialect); read by the LRC reader.
-public enum FLOReader {
-    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
-        try LRCReader.read(bytes: bytes, path: path)
     }
 }
