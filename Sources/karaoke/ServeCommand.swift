@@ -98,6 +98,13 @@ struct ServeCommand: AsyncParsableCommand {
         fflush(nil)
         server.stop()
         room.shutdown()
+        let stats = server.statistics
+        let median = stats.deliveries.quantile(0.5).map { "\($0)" } ?? "-"
+        let p99 = stats.deliveries.quantile(0.99).map { "\($0)" } ?? "-"
+        print("karaoke: \(stats.totalConnections) connection(s); \(stats.deliveries.count) messages written, "
+              + "encode-to-socket delay median \(median) ms, p99 \(p99) ms; \(stats.droppedMessages) pitch frames dropped, "
+              + "\(stats.slowClientCloses) slow client(s) disconnected")
+        fflush(nil)
     }
 
     /// `--public`, else ./public, else `public/` beside the package the binary was built in.

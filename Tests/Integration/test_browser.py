@@ -172,3 +172,22 @@ def test_browser_reconnects_without_reload(songs_dir, browser):
 def test_server_stops_cleanly_on_sigterm(server):
     assert server.stop() == 0
     assert "Room PIN: " + PIN in "".join(server.banner)
+
+
+def test_scrolling_the_remote_lyrics_and_letting_go_jumps_to_the_centred_line(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+
+    singer = browser()
+    open_live(singer, server.url("/"))
+    remote = open_host_remote(browser, server)
+    box = remote.find_element(By.ID, "lyrics")
+    remote.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    time.sleep(0.6)
+    step = remote.execute_script(
+        "const l = document.querySelectorAll('#lyrics .line'); return l[1].offsetTop - l[0].offsetTop")
+    ActionChains(remote).scroll_from_origin(ScrollOrigin.from_element(box), 0, int(step * 3)).perform()
+    # After the wheel stops, the line nearest the centre becomes the playback position.
+    wait(singer, lambda d: current_line(d) == 3, timeout=5)
+    assert sent(remote, "seekLine")[-1]["line"] == 3
+    assert abs(room_state(singer)["position"] - LINE_STARTS[3]) < 0.05
