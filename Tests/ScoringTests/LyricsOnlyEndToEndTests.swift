@@ -13,11 +13,12 @@ import Testing
 
     /// The demo melody (from demo.txt) sung by a synthesised singer, as a WAV.
     func demoSinger(_ singer: SynthesisedSinger) throws -> String {
-        try singer.write(try SongFileReader.read(path: TestPaths.demoSong), name: "demo-melody")
+        try singer.write(try SongFileReader.read(path: TestPaths.demoSong), name: "demo-melody", in: scratch)
     }
 
     @Test func guideTrackNotesAreDerivedScoredAndSaved() throws {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         let lyrics = try SongFileReader.read(path: TestPaths.demoLyrics)
         #expect(!lyrics.hasNotes)
         #expect(GuideTrackNotes.vocalsPath(of: lyrics) != nil, "the demo folder has a vocal guide track")
@@ -48,6 +49,7 @@ import Testing
 
     @Test func withoutAGuideTrackTheScoreIsParticipationOnlyAndSaysSo() throws {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         let lonely = scratch + "/demo.lrc"
         try FileManager.default.copyItem(atPath: TestPaths.demoLyrics, toPath: lonely)
         let lyrics = try SongFileReader.read(path: lonely)
@@ -74,6 +76,7 @@ import Testing
         let scorer = OfflineScorer(pitchSource: DetectorPitchSource())
         let configuration = ScoringConfiguration(micDelay: 0)
         let singerTwo = try SynthesisedSinger().write(song, part: 1, name: "duet-p2")
+        defer { try? FileManager.default.removeItem(atPath: singerTwo) }
         let asPartTwo = try scorer.score(song: song, recordingPath: singerTwo, options: .init(part: 1, configuration: configuration))
         let asPartOne = try scorer.score(song: song, recordingPath: singerTwo, options: .init(part: 0, configuration: configuration))
         #expect(asPartTwo.result.total >= 9500)
