@@ -45,6 +45,10 @@ import Testing
         #expect(saved.parts[0].notes.count == perfect.song.parts[0].notes.count)
         #expect(saved.parts[0].lines[0].syllables.first?.text.hasPrefix("Morning") == true, "words follow the LRC word timing")
         #expect(saved.parts[0].lines.map(\.text).joined().contains("hill,"))
+        // Scoring the saved file later still says the notes are derived.
+        let again = try scorer.score(song: saved, recordingPath: guide, options: options)
+        #expect(again.result.basis == .derivedNotes)
+        #expect(again.result.total == itself.result.total)
     }
 
     @Test func withoutAGuideTrackTheScoreIsParticipationOnlyAndSaysSo() throws {
