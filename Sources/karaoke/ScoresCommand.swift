@@ -29,10 +29,10 @@ struct ScoresCommand: AsyncParsableCommand {
             let store = try ScoreStore(path: database, readOnly: true)
             var output = Output()
             if let singer {
-                output.history = try await store.history(singer: singer, songId: songId, limit: limit)
-                output.mostMissedLines = try await store.mostMissedLines(singer: singer, songId: songId, limit: limit)
+                output.history = try store.history(singer: singer, songId: songId, limit: limit)
+                output.mostMissedLines = try store.mostMissedLines(singer: singer, songId: songId, limit: limit)
             } else {
-                output.leaderboard = try await store.leaderboard(songId: songId, difficulty: difficulty, limit: limit)
+                output.leaderboard = try store.leaderboard(songId: songId, difficulty: difficulty, limit: limit)
             }
             if json {
                 let encoder = JSONEncoder()

@@ -1,4 +1,5 @@
 import Foundation
+import EventServer
 import KaraokeRoom
 import Scoring
 import ScoreStore
@@ -39,5 +40,37 @@ import Testing
         #expect(stored.total == 10000)
         #expect(try await reader.lines(of: inProgress.id!).count == 2)
         #expect(await live.storeErrors.isEmpty)
+    }
+}
+
+@Suite struct RoomAdapterTests {
+    @Test func lineResultsBecomeProtocolEvents() throws {
+        var session = try ScoringSession(song: HandMadeSongs.solo, configuration: .init(micDelay: 0))
+        session.feed(contentsOf: SampleSinger.following(HandMadeSongs.solo))
+        let lines = session.finish().lines
+        let payload = LineScorePayload(singer: 1, part: 0, result: lines[0])
+        #expect(payload.line == 0)
+        #expect(abs(payload.score - (9000.0 * 16 / 28 + 500)) < 1e-6)
+        #expect(abs(payload.maxScore - payload.score) < 1e-6)
+        #expect(payload.rating == "perfect")
+        var silent = try ScoringSession(song: HandMadeSongs.solo, configuration: .init(micDelay: 0))
+        let miss = LineScorePayload(singer: 1, part: 0, result: silent.finish().lines[1])
+        #expect(miss.score == 0)
+        #expect(abs(miss.maxScore - (9000.0 * 12 / 28 + 500)) < 1e-6)
+        #expect(miss.rating == "poor")
+    }
+
+    @Test func theRoomLeaderboardReadsTheStore() async throws {
+        let store = try ScoreStore(path: NSTemporaryDirectory() + "board-\(UUID().uuidString)/k.sqlite")
+        let start = PerformanceStart(songId: "demo", songTitle: "Demo", singer: "Ana", part: 0,
+                                     configuration: .init(), basis: .notes)
+        let id = try await store.begin(start)
+        try await store.finish(id, total: 8765)
+        let unfinished = try await store.begin(start)
+        _ = unfinished
+        let board = StoreLeaderboard(store: store).leaderboard(songId: "demo")
+        #expect(board.map(\.singer) == ["Ana"])
+        #expect(board.first?.score == 8765)
+        #expect(StoreLeaderboard(store: store).leaderboard(songId: "other").isEmpty)
     }
 }

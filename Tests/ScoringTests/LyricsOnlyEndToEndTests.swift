@@ -13,11 +13,12 @@ import Testing
 
     /// The demo melody (from demo.txt) sung by a synthesised singer, as a WAV.
     func demoSinger(_ singer: SynthesisedSinger) throws -> String {
-        try singer.write(try SongFileReader.read(path: TestPaths.demoSong), name: "demo-melody")
+        try singer.write(try SongFileReader.read(path: TestPaths.demoSong), name: "demo-melody", in: scratch)
     }
 
     @Test func guideTrackNotesAreDerivedScoredAndSaved() throws {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         let lyrics = try SongFileReader.read(path: TestPaths.demoLyrics)
         #expect(!lyrics.hasNotes)
         #expect(GuideTrackNotes.vocalsPath(of: lyrics) != nil, "the demo folder has a vocal guide track")
@@ -44,10 +45,15 @@ import Testing
         #expect(saved.parts[0].notes.count == perfect.song.parts[0].notes.count)
         #expect(saved.parts[0].lines[0].syllables.first?.text.hasPrefix("Morning") == true, "words follow the LRC word timing")
         #expect(saved.parts[0].lines.map(\.text).joined().contains("hill,"))
+        // Scoring the saved file later still says the notes are derived.
+        let again = try scorer.score(song: saved, recordingPath: guide, options: options)
+        #expect(again.result.basis == .derivedNotes)
+        #expect(again.result.total == itself.result.total)
     }
 
     @Test func withoutAGuideTrackTheScoreIsParticipationOnlyAndSaysSo() throws {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         let lonely = scratch + "/demo.lrc"
         try FileManager.default.copyItem(atPath: TestPaths.demoLyrics, toPath: lonely)
         let lyrics = try SongFileReader.read(path: lonely)
@@ -74,6 +80,7 @@ import Testing
         let scorer = OfflineScorer(pitchSource: DetectorPitchSource())
         let configuration = ScoringConfiguration(micDelay: 0)
         let singerTwo = try SynthesisedSinger().write(song, part: 1, name: "duet-p2")
+        defer { try? FileManager.default.removeItem(atPath: singerTwo) }
         let asPartTwo = try scorer.score(song: song, recordingPath: singerTwo, options: .init(part: 1, configuration: configuration))
         let asPartOne = try scorer.score(song: song, recordingPath: singerTwo, options: .init(part: 0, configuration: configuration))
         #expect(asPartTwo.result.total >= 9500)

@@ -31,8 +31,9 @@ struct ScoreCommandTests {
 
     @Test func scoreSaveAndLeaderboard() throws {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         let song = try SongFileReader.read(path: TestPaths.demoSong)
-        let wav = try SynthesisedSinger().write(song, name: "cli-demo")
+        let wav = try SynthesisedSinger().write(song, name: "cli-demo", in: scratch)
         let database = scratch + "/scores/karaoke.sqlite"
 
         let scored = try karaoke(["score", "songs/demo", wav, "--mic-delay", "0", "--json", "--save", "--singer", "Ana", "--database", database])

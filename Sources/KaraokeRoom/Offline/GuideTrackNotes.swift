@@ -61,7 +61,7 @@ public struct GuideTrackNotes: Sendable {
         metadata.audioFile = reference(backing)
         metadata.instrumentalFile = nil
         metadata.vocalsFile = reference(vocalsPath)
-        metadata.otherTags["COMMENT"] = "notes derived from the vocal guide track by karaoke"
+        metadata.otherTags["COMMENT"] = DerivedSongBuilder.marker
         return metadata
     }
 

@@ -55,7 +55,7 @@ public struct OfflineScorer: Sendable {
     public func score(song: Song, recording: AudioBuffer, options: OfflineScoringOptions = .init()) throws(OfflineScoringError) -> OfflineScore {
         guard options.configuration.tempo > 0 else { throw .invalidOption("tempo must be positive") }
         var judged = song
-        var derived = false
+        var derived = DerivedSongBuilder.isDerived(song)
         var derivedPath: String?
         var warnings: [String] = []
         if !song.hasNotes, let guide = options.vocalsPath ?? GuideTrackNotes.vocalsPath(of: song) {

@@ -4,6 +4,14 @@ import SongModel
 /// scored and saved as UltraStar. Each note joins the line being shown when it starts; the
 /// line's words are spread over its notes (extra notes hold the previous word, `~`).
 public enum DerivedSongBuilder {
+    /// `#COMMENT` written into derived files, so a later run still reports them as derived.
+    public static let marker = "notes derived from the vocal guide track by karaoke"
+
+    /// True for a song read back from a file this builder produced.
+    public static func isDerived(_ song: Song) -> Bool {
+        song.metadata.otherTags["COMMENT"] == marker
+    }
+
     /// Notes sung up to this long before a line appears still belong to it (singers come in early).
     static let earlyEntry = 0.25
 
@@ -19,7 +27,7 @@ public enum DerivedSongBuilder {
             byLine[i].isEmpty ? lines[i] : line(lines[i], notes: byLine[i], clock: clock)
         }
         var metadata = lyrics.metadata
-        metadata.otherTags["COMMENT"] = "notes derived from the vocal guide track by karaoke"
+        metadata.otherTags["COMMENT"] = marker
         return Song(
             metadata: metadata, parts: [VoicePart(name: lyrics.parts.indices.contains(partIndex) ? lyrics.parts[partIndex].name : "P1", lines: derivedLines)],
             beatClock: clock, source: SongSource(path: path, format: .ultraStar))
