@@ -1,17 +1,21 @@
+import AudioEngine
+import Foundation
 import KaraokeRoom
 import Logging
 
-/// Builds the PulseAudio-backed `RoomPlayer`. The PlaybackEngine adapter lives in
-/// `KaraokeRoom/Audio/` (audio branch); until it is merged, serving with audio is refused
-/// with a clear message instead of pretending to play.
+/// Builds the PulseAudio-backed `RoomPlayer`: an `AudioEngine.PlaybackEngine` on the sink named
+/// by `KARAOKE_OUTPUT` (default: the server's default sink). Device loss is logged; the engine
+/// pauses and reconnects by itself.
 enum AudioRoomPlayerFactory {
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String {
-            "audio playback is not available in this build yet; run `karaoke serve --no-audio` to drive lyric screens only"
-        }
-    }
-
     static func make(logger: Logger) throws -> any RoomPlayer {
-        throw Unavailable()
+        let device = ProcessInfo.processInfo.environment["KARAOKE_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
+        let engine: PlaybackEngine
+        do {
+            engine = try PlaybackEngine(configuration: .init(device: device))
+        } catch {
+            throw PlaybackError(path: nil, message: "cannot open audio output \(device ?? "(default sink)"): \(error) — run with --no-audio to drive lyric screens only")
+        }
+        engine.onDeviceEvent = { event in logger.warning("audio: \(event)") }
+        return engine
     }
 }

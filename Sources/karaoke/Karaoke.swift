@@ -6,7 +6,9 @@ struct Karaoke: AsyncParsableCommand {
         commandName: "karaoke",
         abstract: "Karaoke scoring server: plays songs, listens to singers, scores them.",
         subcommands: [
+            CalibrateCommand.self,
             PitchCommand.self,
+            PlayCommand.self,
             ScoreCommand.self,
             ScoresCommand.self,
             ServeCommand.self,

@@ -27,7 +27,13 @@ import Testing
         let perfect = try scorer.score(song: lyrics, recordingPath: try demoSinger(SynthesisedSinger()), options: options)
         #expect(perfect.result.basis == .derivedNotes)
         #expect(perfect.derivedNotesPath == derivedPath)
-        #expect(perfect.result.total >= 8500, "singing the demo melody against notes derived from its guide: \(perfect.result.total)")
+        // The guide holds notes through the melody's short rests, so the melody singer loses a little.
+        #expect(perfect.result.total >= 8000, "singing the demo melody against notes derived from its guide: \(perfect.result.total)")
+
+        // The guide itself, sung back, matches the notes derived from it.
+        let guide = try #require(GuideTrackNotes.vocalsPath(of: lyrics))
+        let itself = try scorer.score(song: lyrics, recordingPath: guide, options: options)
+        #expect(itself.result.total >= 9500, "guide against its own derived notes: \(itself.result.total)")
 
         let off = try scorer.score(song: lyrics, recordingPath: try demoSinger(SynthesisedSinger(transpose: 3)), options: options)
         #expect(off.result.total <= 2000)
@@ -36,7 +42,8 @@ import Testing
         let saved = try SongFileReader.read(path: derivedPath)
         #expect(saved.hasNotes)
         #expect(saved.parts[0].notes.count == perfect.song.parts[0].notes.count)
-        #expect(saved.parts[0].lines.map(\.text).joined().contains("Morning"))
+        #expect(saved.parts[0].lines[0].syllables.first?.text.hasPrefix("Morning") == true, "words follow the LRC word timing")
+        #expect(saved.parts[0].lines.map(\.text).joined().contains("hill,"))
     }
 
     @Test func withoutAGuideTrackTheScoreIsParticipationOnlyAndSaysSo() throws {

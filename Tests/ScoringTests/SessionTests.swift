@@ -136,3 +136,12 @@ import Testing
         #expect(try score(SampleSinger.samples(until: 6) { _ in nil }, song: lrc).total == 0)
     }
 }
+
+@Suite struct MediaClockTests {
+    @Test func wallTimeMapsThroughTempoFromTheReferencePoint() {
+        let clock = MediaClock(referenceWall: 100, referenceMedia: 30, tempo: 1.5)
+        #expect(clock.mediaTime(atWall: 100) == 30)
+        #expect(clock.mediaTime(atWall: 102) == 33)
+        #expect(MediaClock.recording(tempo: 0.8).mediaTime(atWall: 10) == 8)
+    }
+}

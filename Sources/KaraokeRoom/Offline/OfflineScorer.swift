@@ -79,6 +79,7 @@ public struct OfflineScorer: Sendable {
 
     /// Recording seconds → media seconds at the tempo the track played at.
     func mediaTimed(_ samples: [PitchSample], tempo: Double) -> [PitchSample] {
-        samples.map { PitchSample(time: $0.time * tempo, midi: $0.midi, levelDb: $0.levelDb) }
+        let clock = MediaClock.recording(tempo: tempo)
+        return samples.map { PitchSample(time: clock.mediaTime(atWall: $0.time), midi: $0.midi, levelDb: $0.levelDb) }
     }
 }
