@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioEngine
 import Dispatch
 import EventServer
 import Foundation
@@ -64,6 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
             player = try AudioRoomPlayerFactory.make(logger: logger)
         }
         let room = Room(player: player, catalog: catalog, options: .init(pin: roomPin, audio: !noAudio))
+        if let engine = player as? PlaybackEngine {
+            engine.onDeviceEvent = { [logger] event in
+                logger.warning("audio: \(event)")
+                room.publishDevice(DevicePayload(event))
+            }
+        }
         let server = EventServer(configuration: EventServerConfiguration(
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],

@@ -20,8 +20,13 @@ struct LeaderboardTests {
         defer { room.stop() }
         let client = try room.client()
         try client.sendText(#"{"type":"results"}"#)
-        let results = try #require(try client.waitFor("results"))
-        let rows = try #require(results["leaderboard"] as? [[String: Any]])
+        // The room reads the store in a Task: wait without blocking a cooperative thread.
+        var results: [String: Any]?
+        for _ in 0..<300 where results == nil {
+            results = try client.waitFor("results", timeout: 0.01)
+            if results == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let rows = try #require(results?["leaderboard"] as? [[String: Any]])
         #expect(rows.map { $0["singer"] as? String } == ["Bob", "Ann"])
         #expect(rows.first?["score"] as? Double == 8100)
         #expect((rows.first?["date"] as? String)?.count == 20)

@@ -316,7 +316,13 @@ public final class Room: @unchecked Sendable {
     private func tick() {
         guard current != nil else { return }
         if transportState == .playing && !player.isPlaying {
-            finishSong()
+            // The player stops by itself at the end of the song, or pauses when its device is lost.
+            if player.position >= (current?.payload.duration ?? 0) - 0.05 {
+                finishSong()
+            } else {
+                transportState = .paused
+                broadcastState()
+            }
             return
         }
         emitLinePositions(force: false)
@@ -404,7 +410,10 @@ public final class Room: @unchecked Sendable {
                 if let client { room.transport?.send(.results(payload), to: client) } else { room.transport?.broadcast(.results(payload)) }
             }
         }
-        guard let leaderboard else { return deliver(payload) }
+        guard let leaderboard else {
+            if let client { transport?.send(.results(payload), to: client) } else { transport?.broadcast(.results(payload)) }
+            return
+        }
         Task {
             var complete = payload
             complete.leaderboard = await leaderboard.leaderboard(songId: payload.songId)
