@@ -218,4 +218,7 @@ def test_singer_view_shows_pitch_trail_ratings_and_scores(server, browser):
         for (let i = 0; i < data.length; i += 4) if (data[i] < 110 && data[i+1] > 180 && data[i+2] > 230) n++;
         return n;""")
     assert coloured > 50
+    singer.execute_script("""window.karaoke.receive({type: 'device', v: 1, device: 'playback', status: 'lost',
+        message: 'output device (default) disappeared: playback paused'})""")
+    wait(singer, lambda d: "disappeared" in d.find_element(By.ID, "device").text, timeout=2)
     screenshot(singer, "sing-live-results")
