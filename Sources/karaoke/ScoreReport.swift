@@ -53,7 +53,8 @@ struct ScoreReport: Encodable {
         out += "   #  rating    score  bonus  line\n"
         for line in lines {
             let rating = line.isJudged ? line.rating.displayName : "-"
-            out += String(format: "%4d  %-8@ %6.0f %6.0f  ", line.lineIndex + 1, rating as NSString, line.score, line.bonus)
+            out += String(format: "%4d  ", line.lineIndex + 1) + rating.padding(toLength: 8, withPad: " ", startingAt: 0)
+                + String(format: " %6.0f %6.0f  ", line.score, line.bonus)
                 + line.text.trimmingCharacters(in: .whitespaces) + "\n"
             if c.mode == .practice {
                 let cents = line.notes.compactMap { note in

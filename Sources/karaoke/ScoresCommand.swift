@@ -29,10 +29,10 @@ struct ScoresCommand: AsyncParsableCommand {
             let store = try ScoreStore(path: database, readOnly: true)
             var output = Output()
             if let singer {
-                output.history = try await store.history(singer: singer, songId: songId, limit: limit)
-                output.mostMissedLines = try await store.mostMissedLines(singer: singer, songId: songId, limit: limit)
+                output.history = try store.history(singer: singer, songId: songId, limit: limit)
+                output.mostMissedLines = try store.mostMissedLines(singer: singer, songId: songId, limit: limit)
             } else {
-                output.leaderboard = try await store.leaderboard(songId: songId, difficulty: difficulty, limit: limit)
+                output.leaderboard = try store.leaderboard(songId: songId, difficulty: difficulty, limit: limit)
             }
             if json {
                 let encoder = JSONEncoder()
@@ -59,7 +59,8 @@ struct ScoresCommand: AsyncParsableCommand {
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         var out = ""
         func row(_ rank: Int, _ p: PerformanceRecord) -> String {
-            String(format: "%3d  %6d  %-7@ %-10@ ", rank, p.total, p.difficulty as NSString, p.mode as NSString)
+            String(format: "%3d  %6d  ", rank, p.total) + p.difficulty.padding(toLength: 7, withPad: " ", startingAt: 0)
+                + " " + p.mode.padding(toLength: 10, withPad: " ", startingAt: 0) + " "
                 + "\(formatter.string(from: p.startedAt))  \(p.singer) — \(p.songTitle) [\(p.songId)]"
                 + (p.status == .complete ? "" : " (unfinished)") + (p.basis == ScoreBasis.participation.rawValue ? " (participation)" : "") + "\n"
         }

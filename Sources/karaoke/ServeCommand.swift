@@ -1,9 +1,11 @@
 import ArgumentParser
+import AudioEngine
 import Dispatch
 import EventServer
 import Foundation
 import KaraokeRoom
 import Logging
+import ScoreStore
 
 /// `karaoke serve`: one room — song library, queue, playback, browser views.
 struct ServeCommand: AsyncParsableCommand {
@@ -48,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let signals = TerminationSignals()
         var logger = Logger(label: "karaoke.serve")
         logger.logLevel = .info
         let roomPin = pin.flatMap(RoomPin.init) ?? RoomPin.random()
@@ -62,11 +65,17 @@ struct ServeCommand: AsyncParsableCommand {
             player = try AudioRoomPlayerFactory.make(logger: logger)
         }
         let room = Room(player: player, catalog: catalog, options: .init(pin: roomPin, audio: !noAudio))
+        if let engine = player as? PlaybackEngine {
+            engine.onDeviceEvent = { [logger] event in
+                logger.warning("audio: \(event)")
+                room.publishDevice(DevicePayload(event))
+            }
+        }
         let server = EventServer(configuration: EventServerConfiguration(
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
             allowedOrigins: allowedOrigins))
-        room.start(transport: server)
+        room.start(transport: server, leaderboard: openLeaderboard(logger: logger))
         for summary in room.library where summary.error != nil {
             logger.warning("song \(summary.id): \(summary.error ?? "")")
         }
@@ -93,11 +102,29 @@ struct ServeCommand: AsyncParsableCommand {
         print("Listening on port \(bound)")
         fflush(nil)
 
-        await SignalWaiter.waitForTermination()
+        await signals.wait()
         print("karaoke: stopping")
         fflush(nil)
         server.stop()
         room.shutdown()
+        let stats = server.statistics
+        let median = stats.deliveries.quantile(0.5).map { "\($0)" } ?? "-"
+        let p99 = stats.deliveries.quantile(0.99).map { "\($0)" } ?? "-"
+        print("karaoke: \(stats.totalConnections) connection(s); \(stats.deliveries.count) messages written, "
+              + "encode-to-socket delay median \(median) ms, p99 \(p99) ms; \(stats.droppedMessages) pitch frames dropped, "
+              + "\(stats.slowClientCloses) slow client(s) disconnected")
+        fflush(nil)
+    }
+
+    /// The score store in `--scores`; without it the results view shows no leaderboard.
+    private func openLeaderboard(logger: Logger) -> (any RoomLeaderboard)? {
+        let path = (scores as NSString).appendingPathComponent("karaoke.sqlite")
+        do {
+            return ScoreStoreLeaderboard(store: try ScoreStore(path: path))
+        } catch {
+            logger.warning("results database \(path): \(error); the leaderboard stays empty")
+            return nil
+        }
     }
 
     /// `--public`, else ./public, else `public/` beside the package the binary was built in.

@@ -92,4 +92,18 @@ struct RoomPlaybackTests {
         let hello = try #require(try late.waitFor("hello"))
         #expect((hello["results"] as? [[String: Any]])?.count == 1)
     }
+
+    @Test func playerPausingByItselfShowsPausedAndTheEndFinishesTheSong() throws {
+        let room = try TestRoomServer()
+        defer { room.stop() }
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        try host.sendText(#"{"type":"play"}"#)
+        #expect(try host.waitFor("state") { ($0["transport"] as? String) == "playing" } != nil)
+        room.player.pause()   // what the audio engine does when its output device disappears
+        #expect(try host.waitFor("state") { ($0["transport"] as? String) == "paused" } != nil)
+        try host.sendText(#"{"type":"seek","position":11.8}"#)
+        try host.sendText(#"{"type":"play"}"#)
+        #expect(try host.waitFor("results", timeout: 3) != nil)
+        #expect(try host.waitFor("state") { ($0["transport"] as? String) == "stopped" } != nil)
+    }
 }

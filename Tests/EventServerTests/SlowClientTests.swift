@@ -72,3 +72,20 @@ struct SlowClientTests {
         _ = slow
     }
 }
+
+@Suite("Delivery delay histogram")
+struct DeliveryHistogramTests {
+    @Test func quantilesComeFromTheRightBuckets() {
+        var histogram = DeliveryHistogram()
+        #expect(histogram.quantile(0.5) == nil)
+        for _ in 0..<98 { histogram.record(milliseconds: 0.25) }
+        histogram.record(milliseconds: 42)
+        histogram.record(milliseconds: 250)
+        #expect(histogram.count == 100)
+        #expect(histogram.quantile(0.5) == 0.3)
+        #expect(histogram.quantile(0.99) == 42.1)
+        #expect(histogram.quantile(1) == 260)
+        histogram.record(milliseconds: 1e9)  // clamps into the last bucket
+        #expect(histogram.quantile(1) == 10_000)
+    }
+}

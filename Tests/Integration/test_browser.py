@@ -172,3 +172,53 @@ def test_browser_reconnects_without_reload(songs_dir, browser):
 def test_server_stops_cleanly_on_sigterm(server):
     assert server.stop() == 0
     assert "Room PIN: " + PIN in "".join(server.banner)
+
+
+def test_scrolling_the_remote_lyrics_and_letting_go_jumps_to_the_centred_line(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+
+    singer = browser()
+    open_live(singer, server.url("/"))
+    remote = open_host_remote(browser, server)
+    box = remote.find_element(By.ID, "lyrics")
+    remote.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    time.sleep(0.6)
+    step = remote.execute_script(
+        "const l = document.querySelectorAll('#lyrics .line'); return l[1].offsetTop - l[0].offsetTop")
+    ActionChains(remote).scroll_from_origin(ScrollOrigin.from_element(box), 0, int(step * 3)).perform()
+    # After the wheel stops, the line nearest the centre becomes the playback position.
+    wait(singer, lambda d: current_line(d) == 3, timeout=5)
+    assert sent(remote, "seekLine")[-1]["line"] == 3
+    assert abs(room_state(singer)["position"] - LINE_STARTS[3]) < 0.05
+
+
+def test_singer_view_shows_pitch_trail_ratings_and_scores(server, browser):
+    """Live results arrive as events (audio pipeline in production); feed them to the page's
+    connection the way the socket would and check what the singer sees."""
+    singer = browser()
+    open_live(singer, server.url("/"))
+    remote = open_host_remote(browser, server)
+    remote.find_element(By.ID, "play").click()
+    wait(singer, lambda d: current_line(d) == 1, timeout=6)
+    singer.execute_script("""
+        const k = window.karaoke, t = k.position();
+        for (let i = 0; i < 40; i++) {
+          k.receive({type: 'pitch', v: 1, singer: 0, time: t - 0.4 + i * 0.01, hz: 330, midi: 64.1, target: 64, hit: true});
+        }
+        k.receive({type: 'lineScore', v: 1, singer: 0, part: 0, line: 0, score: 800, maxScore: 1000, rating: 'great'});
+        k.receive({type: 'total', v: 1, singer: 0, name: 'Alice', score: 1234, final: false});""")
+    wait(singer, lambda d: "Great!" in d.find_element(By.ID, "popups").text, timeout=2)
+    assert "1,234" in singer.find_element(By.ID, "scores").text
+    assert "Alice" in singer.find_element(By.ID, "scores").text
+    # The trail is drawn: the note lane has pixels in the first singer's colour (#4fd1ff).
+    coloured = singer.execute_script("""
+        const c = document.getElementById('notes'), g = c.getContext('2d');
+        const data = g.getImageData(0, 0, c.width, c.height).data; let n = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i] < 110 && data[i+1] > 180 && data[i+2] > 230) n++;
+        return n;""")
+    assert coloured > 50
+    singer.execute_script("""window.karaoke.receive({type: 'device', v: 1, device: 'playback', status: 'lost',
+        message: 'output device (default) disappeared: playback paused'})""")
+    wait(singer, lambda d: "disappeared" in d.find_element(By.ID, "device").text, timeout=2)
+    screenshot(singer, "sing-live-results")

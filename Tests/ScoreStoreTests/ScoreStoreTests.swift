@@ -32,7 +32,7 @@ import Testing
     func perform(_ store: ScoreStore, _ song: String, singer: String, perfections: [Double], difficulty: Difficulty = .medium) async throws -> Int64 {
         let id = try await store.begin(start(song, singer: singer, difficulty: difficulty))
         for (i, p) in perfections.enumerated() { try await store.record(line(i, perfection: p), performance: id) }
-        let lines = try await store.lines(of: id)
+        let lines = try store.lines(of: id)
         try await store.finish(id, total: Int(lines.reduce(0) { $0 + $1.score + $1.bonus }.rounded()))
         return id
     }
@@ -47,7 +47,7 @@ import Testing
         let record = try #require(try await other.performance(id))
         #expect(record.status == .inProgress)
         #expect(record.total == 1000 + 100 + 500 + 50)
-        let lines = try await other.lines(of: id)
+        let lines = try other.lines(of: id)
         #expect(lines.map(\.lineIndex) == [0, 1])
         #expect(lines[1].rating == "good")
         #expect(lines[0].notesJSON.contains("\"deviationCents\":12"))
@@ -67,16 +67,16 @@ import Testing
         let unfinished = try await store.begin(start("song-a", singer: "Dee"))
         try await store.record(line(0, perfection: 1), performance: unfinished)
 
-        let board = try await store.leaderboard(songId: "song-a", difficulty: .medium)
+        let board = try store.leaderboard(songId: "song-a", difficulty: .medium)
         #expect(board.map(\.singer) == ["Bo", "Ana", "Ana"])
         #expect(board.map(\.total) == [3300, 2420, 1540])
         #expect(try await store.leaderboard(songId: "song-a", difficulty: .hard).map(\.singer) == ["Cy"])
         #expect(try await store.leaderboard().count == 5, "in-progress performances are not ranked")
 
-        let history = try await store.history(singer: "Ana")
+        let history = try store.history(singer: "Ana")
         #expect(history.map(\.songId) == ["song-b", "song-a", "song-a"])
 
-        let missed = try await store.mostMissedLines(singer: "Ana")
+        let missed = try store.mostMissedLines(singer: "Ana")
         #expect(missed.first?.lineIndex == 2)
         #expect(missed.first?.misses == 2)
         #expect(missed.first?.attempts == 2)

@@ -96,6 +96,20 @@ import Testing
         #expect(result.total == 10000)
     }
 
+    @Test func samplesArrivingOutOfOrderAreJudgedTheSame() throws {
+        var samples = SampleSinger.following(song)
+        for i in stride(from: 0, to: samples.count - 1, by: 7) { samples.swapAt(i, i + 1) }
+        #expect(try score(samples).total == 10000)
+    }
+
+    @Test func octaveFoldedNotesReportSmallCents() throws {
+        let result = try score(SampleSinger.following(song, semitones: -11.8))
+        #expect(result.total == 10000)
+        let cents = result.lines.flatMap(\.notes).compactMap(\.deviationCents)
+        #expect(cents.count == 5)
+        #expect(cents.allSatisfy { abs($0 - 20) < 1e-6 })
+    }
+
     @Test func practiceModeGivesPartialCreditAndCents() throws {
         let sharp = SampleSinger.following(song, semitones: 1)
         let result = try score(sharp, .init(mode: .practice, micDelay: 0))
@@ -134,5 +148,14 @@ import Testing
         let partial = try score(firstLineOnly, song: lrc)
         #expect(partial.total > 5000 && partial.total < 10000)
         #expect(try score(SampleSinger.samples(until: 6) { _ in nil }, song: lrc).total == 0)
+    }
+}
+
+@Suite struct MediaClockTests {
+    @Test func wallTimeMapsThroughTempoFromTheReferencePoint() {
+        let clock = MediaClock(referenceWall: 100, referenceMedia: 30, tempo: 1.5)
+        #expect(clock.mediaTime(atWall: 100) == 30)
+        #expect(clock.mediaTime(atWall: 102) == 33)
+        #expect(MediaClock.recording(tempo: 0.8).mediaTime(atWall: 10) == 8)
     }
 }

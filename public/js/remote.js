@@ -62,15 +62,31 @@ function showState() {
 
 function showSingers(singers) {
   const container = $('singers');
-  if (container.dataset.rendered === JSON.stringify(singers)) return;
-  container.dataset.rendered = JSON.stringify(singers);
+  const key = JSON.stringify([singers, connection.song?.parts.length || 0]);
+  if (container.dataset.rendered === key) return;
+  container.dataset.rendered = key;
   container.replaceChildren();
   for (const singer of singers) {
     const row = document.createElement('div');
     row.className = 'control';
-    const label = document.createElement('span');
-    label.className = 'label';
-    label.textContent = `${singer.name} delay`;
+    const label = document.createElement('input');
+    label.className = 'label singer-name';
+    label.value = singer.name;
+    label.maxLength = 40;
+    label.setAttribute('aria-label', `name of singer ${singer.singer + 1}`);
+    label.addEventListener('change', () => connection.send('selectSinger', { singer: singer.singer, part: singer.part, name: label.value }));
+    const parts = connection.song?.parts || [];
+    const part = document.createElement('select');
+    part.setAttribute('aria-label', `part sung by ${singer.name}`);
+    (parts.length > 1 ? parts : [{ name: 'Solo' }]).forEach((p, index) => {
+      const option = document.createElement('option');
+      option.value = index;
+      option.textContent = p.name;
+      part.append(option);
+    });
+    part.value = Math.min(singer.part, Math.max(0, parts.length - 1));
+    part.disabled = parts.length < 2;
+    part.addEventListener('change', () => connection.send('selectSinger', { singer: singer.singer, part: Number(part.value) }));
     const input = document.createElement('input');
     input.type = 'number'; input.min = 0; input.max = 1000; input.step = 5;
     input.value = singer.micDelayMs;
@@ -84,7 +100,7 @@ function showSingers(singers) {
     calibrate.className = 'secondary';
     calibrate.textContent = 'Calibrate';
     calibrate.addEventListener('click', () => connection.send('calibrate', { singer: singer.singer }));
-    row.append(label, input, unit, calibrate);
+    row.append(label, part, input, unit, calibrate);
     container.append(row);
   }
 }

@@ -68,7 +68,14 @@ connection
   .on('state', showState)
   .on('pitch', (frame) => lane.addPitch(frame))
   .on('lineScore', popup)
-  .on('total', (total) => { totals.set(total.singer, total); renderScores(); });
+  .on('total', (total) => { totals.set(total.singer, total); renderScores(); })
+  .on('device', (event) => {
+    const banner = $('device');
+    banner.textContent = event.message;
+    banner.hidden = false;
+    clearTimeout(banner.timer);
+    if (event.status === 'back') banner.timer = setTimeout(() => { banner.hidden = true; }, 4000);
+  });
 bindStatus(connection, $('status'));
 
 function frame() {

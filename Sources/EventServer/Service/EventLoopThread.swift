@@ -16,6 +16,8 @@ final class EventLoopThread: @unchecked Sendable {
     private let contextPointer = Atomic<Int>(0)
     private let finished = DispatchSemaphore(value: 0)
     let statistics = Mutex(EventServerStatistics())
+    /// Service-thread only; copied out under `statistics`'s lock every 256 writes and at the end.
+    private var deliveries = DeliveryHistogram()
 
     // Service-thread state.
     private var connections: [ClientID: ClientConnection] = [:]
@@ -74,6 +76,10 @@ final class EventLoopThread: @unchecked Sendable {
             info.user = Unmanaged.passUnretained(self).toOpaque()
             info.options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
                 | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+            // An IPv4 address to bind only resolves on an IPv4 socket (else lws listens on [::]).
+            if let host = configuration.host, host.contains("."), !host.contains(":") {
+                info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+            }
             guard let context = lws_create_context(&info) else {
                 result.withLock { $0 = .failure(.cannotListen(host: configuration.host ?? "*", port: configuration.port)) }
                 ready.signal()
@@ -88,6 +94,7 @@ final class EventLoopThread: @unchecked Sendable {
                 if lws_service(context, 0) < 0 { break }
             }
             contextPointer.store(0, ordering: .releasing)
+            publishDeliveries()
             lws_context_destroy(context)
             connections.removeAll()
             finished.signal()
@@ -218,8 +225,15 @@ final class EventLoopThread: @unchecked Sendable {
         message.bytes.withUnsafeBytes { payload.copyMemory(from: $0.baseAddress!, byteCount: count) }
         let written = lws_write(connection.wsi, payload.assumingMemoryBound(to: UInt8.self), count, LWS_WRITE_TEXT)
         if written < count { return -1 }
+        deliveries.record(milliseconds: (MonotonicClock.now() - message.createdAt) * 1000)
+        if deliveries.count % 256 == 0 { publishDeliveries() }
         if !connection.queue.isEmpty || connection.pendingClose != nil { requestWrite(connection) }
         return 0
+    }
+
+    private func publishDeliveries() {
+        let snapshot = deliveries
+        statistics.withLock { $0.deliveries = snapshot }
     }
 
     private func distributePending() {

@@ -23,6 +23,8 @@ public struct EventServerStatistics: Sendable, Equatable {
     public var rateLimitedMessages = 0
     public var rateLimitCloses = 0
     public var rejectedOrigins = 0
+    /// Encode-to-socket delay of every message written to a client.
+    public var deliveries = DeliveryHistogram()
 }
 
 /// HTTP for `public/` plus WebSocket push on one port (libwebsockets).
@@ -63,13 +65,16 @@ public final class EventServer: Sendable {
     }
 
     public var statistics: EventServerStatistics {
-        loop.withLock { $0?.statistics.withLock { $0 } } ?? EventServerStatistics()
+        loop.withLock { $0?.statistics.withLock { $0 } } ?? lastStatistics.withLock { $0 }
     }
+    /// Kept after `stop()` so the final figures can still be read.
+    private let lastStatistics = Mutex(EventServerStatistics())
 
     /// Stops the service thread and frees the context. Idempotent.
     public func stop() {
         let thread = loop.withLock { current in defer { current = nil }; return current }
         thread?.stop()
+        if let thread { lastStatistics.withLock { $0 = thread.statistics.withLock { $0 } } }
     }
 
     private func submit(_ work: PendingWork) {

@@ -24,7 +24,7 @@ public struct EventServerConfiguration: Sendable {
     public init(
         host: String? = "127.0.0.1", port: Int = 8080, publicDirectory: String = "public",
         pageRoutes: [String: String] = [:], extraMimeTypes: [String: String] = StaticMount.defaultExtraMimeTypes,
-        cacheMaxAge: Int = 0, allowedOrigins: [String] = [], maxInboundMessageBytes: Int = 64 * 1024,
+        cacheMaxAge: Int = 30, allowedOrigins: [String] = [], maxInboundMessageBytes: Int = 64 * 1024,
         rateLimit: RateLimiter.Limits = .init(), queueLimits: OutboundQueue.Limits = .init()
     ) {
         self.host = host

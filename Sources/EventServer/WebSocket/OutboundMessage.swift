@@ -10,10 +10,13 @@ public final class OutboundMessage: Sendable {
 
     public let bytes: [UInt8]
     public let delivery: Delivery
+    /// Monotonic seconds when the message was made, for the delivery-delay histogram.
+    public let createdAt: Double
 
     public init(bytes: [UInt8], delivery: Delivery) {
         self.bytes = bytes
         self.delivery = delivery
+        self.createdAt = MonotonicClock.now()
     }
 
     public convenience init(text: String, delivery: Delivery = .essential) {

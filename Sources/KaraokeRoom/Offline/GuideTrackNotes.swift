@@ -41,13 +41,13 @@ public struct GuideTrackNotes: Sendable {
     /// else another audio file in its folder, else the guide itself; relative when saved beside the song.
     static func relocatedMetadata(of song: Song, vocalsPath: String, outputPath: String) -> SongMetadata {
         var metadata = song.metadata
-        let folder = (song.source.path as NSString).deletingLastPathComponent
-        let outputFolder = (outputPath as NSString).deletingLastPathComponent
+        let folder = Self.absolute((song.source.path as NSString).deletingLastPathComponent)
+        let outputFolder = Self.absolute((outputPath as NSString).deletingLastPathComponent)
         func absolute(_ file: String) -> String {
             file.hasPrefix("/") ? file : (folder as NSString).appendingPathComponent(file)
         }
         func reference(_ path: String) -> String {
-            let standard = (path as NSString).standardizingPath
+            let standard = Self.absolute(path)
             let prefix = (outputFolder as NSString).standardizingPath + "/"
             return standard.hasPrefix(prefix) ? String(standard.dropFirst(prefix.count)) : standard
         }
@@ -61,8 +61,14 @@ public struct GuideTrackNotes: Sendable {
         metadata.audioFile = reference(backing)
         metadata.instrumentalFile = nil
         metadata.vocalsFile = reference(vocalsPath)
-        metadata.otherTags["COMMENT"] = "notes derived from the vocal guide track by karaoke"
+        metadata.otherTags["COMMENT"] = DerivedSongBuilder.marker
         return metadata
+    }
+
+    static func absolute(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let full = path.hasPrefix("/") ? path : (path.isEmpty ? cwd : (cwd as NSString).appendingPathComponent(path))
+        return (full as NSString).standardizingPath
     }
 
     /// `<song file without extension>.derived.txt` beside the song file.
@@ -83,6 +89,9 @@ public struct GuideTrackNotes: Sendable {
         var saved: String? = outputPath
         if notes.isEmpty { warnings.append("\(vocalsPath): no sung notes found in the guide track") }
         do {
+            try FileManager.default.createDirectory(
+                atPath: (outputPath as NSString).deletingLastPathComponent.isEmpty ? "." : (outputPath as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try UltraStarWriter.text(for: derived).write(toFile: outputPath, atomically: true, encoding: .utf8)
         } catch {
             saved = nil

@@ -55,7 +55,7 @@ public struct OfflineScorer: Sendable {
     public func score(song: Song, recording: AudioBuffer, options: OfflineScoringOptions = .init()) throws(OfflineScoringError) -> OfflineScore {
         guard options.configuration.tempo > 0 else { throw .invalidOption("tempo must be positive") }
         var judged = song
-        var derived = false
+        var derived = DerivedSongBuilder.isDerived(song)
         var derivedPath: String?
         var warnings: [String] = []
         if !song.hasNotes, let guide = options.vocalsPath ?? GuideTrackNotes.vocalsPath(of: song) {
@@ -79,6 +79,7 @@ public struct OfflineScorer: Sendable {
 
     /// Recording seconds → media seconds at the tempo the track played at.
     func mediaTimed(_ samples: [PitchSample], tempo: Double) -> [PitchSample] {
-        samples.map { PitchSample(time: $0.time * tempo, midi: $0.midi, levelDb: $0.levelDb) }
+        let clock = MediaClock.recording(tempo: tempo)
+        return samples.map { PitchSample(time: clock.mediaTime(atWall: $0.time), midi: $0.midi, levelDb: $0.levelDb) }
     }
 }

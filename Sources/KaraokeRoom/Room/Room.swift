@@ -161,7 +161,7 @@ public final class Room: @unchecked Sendable {
             transport?.send(.library(LibraryPayload(songs: entries.map(SongPayloadBuilder.summary(for:)))), to: client)
             return
         case .results:
-            transport?.send(.results(resultsPayload()), to: client)
+            sendResults(to: client)
             return
         case .play:
             if current == nil {
@@ -316,7 +316,13 @@ public final class Room: @unchecked Sendable {
     private func tick() {
         guard current != nil else { return }
         if transportState == .playing && !player.isPlaying {
-            finishSong()
+            // The player stops by itself at the end of the song, or pauses when its device is lost.
+            if player.position >= (current?.payload.duration ?? 0) - 0.05 {
+                finishSong()
+            } else {
+                transportState = .paused
+                broadcastState()
+            }
             return
         }
         emitLinePositions(force: false)
@@ -328,7 +334,7 @@ public final class Room: @unchecked Sendable {
     private func finishSong() {
         logger.info("song finished: \(current?.entry.id ?? "-")")
         for singer in totals.keys { totals[singer]?.final = true }
-        transport?.broadcast(.results(resultsPayload()))
+        sendResults(to: nil)
         if let item = songQueue.popFirst(), (try? loadSong(item.songId)) != nil {
             startPlaying()
             broadcastQueue()
@@ -393,10 +399,26 @@ public final class Room: @unchecked Sendable {
         transport?.send(.error(ErrorPayload(code: code, message: message, command: command, id: id)), to: client)
     }
 
-    private func resultsPayload() -> ResultsPayload {
-        let songId = current?.entry.id
-        return ResultsPayload(songId: songId, lines: results, totals: totals.values.sorted { $0.singer < $1.singer },
-                              leaderboard: leaderboard?.leaderboard(songId: songId) ?? [])
+    /// Sends this song's results (to one client, or everyone when nil); the leaderboard is
+    /// read off the room queue, so a slow database never holds up the room.
+    private func sendResults(to client: ClientID?) {
+        let payload = ResultsPayload(songId: current?.entry.id, lines: results,
+                                     totals: totals.values.sorted { $0.singer < $1.singer }, leaderboard: [])
+        let deliver: @Sendable (ResultsPayload) -> Void = { [weak self] payload in
+            guard let room = self else { return }
+            room.queue.async {
+                if let client { room.transport?.send(.results(payload), to: client) } else { room.transport?.broadcast(.results(payload)) }
+            }
+        }
+        guard let leaderboard else {
+            if let client { transport?.send(.results(payload), to: client) } else { transport?.broadcast(.results(payload)) }
+            return
+        }
+        Task {
+            var complete = payload
+            complete.leaderboard = await leaderboard.leaderboard(songId: payload.songId)
+            deliver(complete)
+        }
     }
 
     // MARK: - Live pipeline results (RoomEventSink)
@@ -430,9 +452,9 @@ extension Room: RoomEventSink {
     public func publishDevice(_ device: DevicePayload) { forward(.device(device)) }
 }
 
-/// Leaderboard rows for the results view (the score store implements it).
+/// Leaderboard rows for the results view (`ScoreStoreLeaderboard` reads the score store).
 public protocol RoomLeaderboard: Sendable {
-    func leaderboard(songId: String?) -> [LeaderboardEntryPayload]
+    func leaderboard(songId: String?) async -> [LeaderboardEntryPayload]
 }
 
 /// A command the room refused, with the code and message sent back to the client.

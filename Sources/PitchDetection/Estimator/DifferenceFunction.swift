@@ -30,8 +30,7 @@ final class DifferenceFunction {
         precondition(maxLag + 2 < length, "the window must be longer than the longest period")
         self.length = length
         self.maxLag = maxLag
-        var size = 64
-        while size < length + maxLag + 2 { size *= 2 }
+        let size = RealFFT.goodSize(atLeast: length + maxLag + 2)
         fft = RealFFT(size: size)
         power = .allocate(capacity: size / 2 + 1)
         power.initialize(repeating: 0, count: size / 2 + 1)

@@ -18,8 +18,15 @@ enum PeakPicking {
         var lag = minLag
         while lag <= maxLag {
             if cmnd[lag] < threshold {
-                while lag + 1 <= maxLag && cmnd[lag + 1] < cmnd[lag] { lag += 1 }
+                // The deepest point of this dip (the whole run below the threshold, capped at
+                // a fifth above the crossing so a following sub-harmonic dip is never merged).
                 chosen = lag
+                let end = min(maxLag, lag + lag / 2)
+                var l = lag + 1
+                while l <= end && cmnd[l] < threshold {
+                    if cmnd[l] < cmnd[chosen] { chosen = l }
+                    l += 1
+                }
                 break
             }
             lag += 1
@@ -28,7 +35,33 @@ enum PeakPicking {
             chosen = minLag
             for l in minLag...maxLag where cmnd[l] < cmnd[chosen] { chosen = l }
         }
+        // Snap to the highest autocorrelation peak within ±15 %: with a strong formant the
+        // autocorrelation has side lobes at T ± 1/F_formant that can dip below the threshold
+        // first; the true period is the highest peak of that cluster (octaves are ±100 %).
+        if let snapped = bestPeak(
+            normalised: normalised, from: max(minLag, chosen * 85 / 100), to: min(maxLag, chosen * 115 / 100 + 1),
+            maxLag: maxLag) {
+            let here = refine(normalised: normalised, at: chosen, maxLag: maxLag)
+            return snapped.clarity > here.clarity ? snapped : here
+        }
         return refine(normalised: normalised, at: chosen, maxLag: maxLag)
+    }
+
+    /// Sub-harmonic check: when the period T/2 (or T/3) is almost as periodic as T, T is a
+    /// sub-harmonic of a mixture (voice over a bass an octave below) or of a voice, and the
+    /// shorter period is the sung one. `tolerance` is how much less periodic it may be.
+    static func preferShorterPeriod(
+        _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, minLag: Int, maxLag: Int, tolerance: Float
+    ) -> PeriodCandidate {
+        var best = candidate
+        for divisor in stride(from: Float(3), through: 2, by: -1) {
+            let target = candidate.lag / divisor
+            let lo = Int((target * 0.96).rounded(.down)), hi = Int((target * 1.04).rounded(.up))
+            guard lo >= minLag, let peak = bestPeak(normalised: normalised, from: lo, to: hi, maxLag: maxLag)
+            else { continue }
+            if peak.clarity >= candidate.clarity - tolerance { best = peak; break }
+        }
+        return best
     }
 
     /// The strongest local maximum of `n(τ)` within `lo…hi`, refined; nil if there is none.
@@ -46,6 +79,10 @@ enum PeakPicking {
     /// sub-sample period (a few cents at 1 kHz and 16 kHz analysis rate) and peak height.
     static func refine(normalised n: UnsafePointer<Float>, at lag: Int, maxLag: Int) -> PeriodCandidate {
         guard lag >= 1 && lag <= maxLag else { return PeriodCandidate(lag: Float(lag), clarity: n[lag]) }
+        // The autocorrelation peak may sit one lag beside the difference minimum.
+        var lag = lag
+        if lag + 1 < maxLag && n[lag + 1] > n[lag] && n[lag + 1] >= n[lag - 1] { lag += 1 }
+        else if lag - 1 >= 1 && n[lag - 1] > n[lag] { lag -= 1 }
         let a = n[lag - 1], b = n[lag], c = n[lag + 1]
         let curvature = a - 2 * b + c
         guard curvature < 0 else { return PeriodCandidate(lag: Float(lag), clarity: b) }

@@ -31,8 +31,16 @@ public final class PitchDetector: @unchecked Sendable {
     public let analysisRate: Double
 
     private let decimator: Decimator
+    /// Per-block outputs of the decimators.
+    private let decimated: UnsafeMutablePointer<Float>
+    private let decimatedBacking: UnsafeMutablePointer<Float>
     private let backingDecimator: Decimator
+    /// Raw analysis-rate microphone samples (level, energy balance).
     private let history: SampleHistory
+    /// The same after the low-frequency cut (period estimation).
+    private let cutHistory: SampleHistory
+    private var lowCut: LowFrequencyCut
+    private var backingLowCut: LowFrequencyCut
     private let backingHistory: SampleHistory
     private let difference: DifferenceFunction
     private let bleed: BleedSuppressor
@@ -63,6 +71,10 @@ public final class PitchDetector: @unchecked Sendable {
         hop = hopSamples / factor
         decimator = Decimator(factor: factor)
         backingDecimator = Decimator(factor: factor)
+        decimated = .allocate(capacity: decimator.maxBlock / factor + 1)
+        decimatedBacking = .allocate(capacity: decimator.maxBlock / factor + 1)
+        decimated.initialize(repeating: 0, count: decimator.maxBlock / factor + 1)
+        decimatedBacking.initialize(repeating: 0, count: decimator.maxBlock / factor + 1)
         minLag = max(2, Int((rate / configuration.maxFrequency).rounded(.down)) - 1)
         maxLag = Int((rate / configuration.minFrequency).rounded(.up)) + 1
         var length = Int((configuration.windowPeriods * rate / configuration.minFrequency).rounded())
@@ -75,6 +87,9 @@ public final class PitchDetector: @unchecked Sendable {
         let maxDelay = max(1, Int((bleedConfig.maxDelaySeconds * rate).rounded()))
         initialDelay = Int((bleedConfig.initialDelaySeconds * rate).rounded())
         history = SampleHistory(capacity: length)
+        cutHistory = SampleHistory(capacity: length)
+        lowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
+        backingLowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
         backingHistory = SampleHistory(capacity: length + maxDelay)
         bleed = BleedSuppressor(fftSize: difference.fft.size, window: difference.window, length: length, configuration: bleedConfig)
         delayEstimator = DelayEstimator(
@@ -83,6 +98,11 @@ public final class PitchDetector: @unchecked Sendable {
         gate = VoicingGate(configuration: configuration)
         octaveGuard = OctaveGuard(margin: configuration.octaveJumpMargin)
         untilNextFrame = halfWindow + 1
+    }
+
+    deinit {
+        decimated.deallocate()
+        decimatedBacking.deallocate()
     }
 
     /// Pushes microphone samples (any count, mono, −1…1) and emits every frame completed by them.
@@ -94,23 +114,33 @@ public final class PitchDetector: @unchecked Sendable {
         emit: (PitchFrame) -> Void
     ) {
         if let backing { precondition(backing.count == samples.count, "backing must cover the same samples") }
-        for i in 0..<samples.count {
-            guard let y = decimator.push(samples[i]) else {
-                if let backing { _ = backingDecimator.push(backing[i]) }
-                continue
-            }
-            history.append(y)
+        guard let micBase = samples.baseAddress else { return }
+        var offset = 0
+        while offset < samples.count {
+            let n = min(decimator.maxBlock, samples.count - offset)
+            let produced = decimator.process(micBase + offset, count: n, into: decimated)
             var useBacking = false
-            if let backing, let b = backingDecimator.push(backing[i]) {
-                backingHistory.append(b)
-                delayEstimator.push(mic: y, backing: b)
+            if let backingBase = backing?.baseAddress {
+                // Same factor, same phase: the backing yields exactly as many samples.
+                _ = backingDecimator.process(backingBase + offset, count: n, into: decimatedBacking)
                 useBacking = true
             }
-            untilNextFrame -= 1
-            if untilNextFrame == 0 {
-                untilNextFrame = hop
-                emit(analyzeFrame(withBacking: useBacking))
+            for j in 0..<produced {
+                let y = decimated[j]
+                history.append(y)
+                cutHistory.append(lowCut.process(y))
+                if useBacking {
+                    let b = decimatedBacking[j]
+                    backingHistory.append(backingLowCut.process(b))
+                    delayEstimator.push(mic: y, backing: b)
+                }
+                untilNextFrame -= 1
+                if untilNextFrame == 0 {
+                    untilNextFrame = hop
+                    emit(analyzeFrame(withBacking: useBacking))
+                }
             }
+            offset += n
         }
     }
 
@@ -121,21 +151,19 @@ public final class PitchDetector: @unchecked Sendable {
         var frames: [PitchFrame] = []
         let count = samples.isEmpty ? 0 : (samples.count - 1) / hopSamples + 1
         frames.reserveCapacity(count)
-        let padded = samples + [Float](repeating: 0, count: lookaheadSamples + hopSamples)
-        var paddedBacking: [Float]? = nil
+        let collect: (PitchFrame) -> Void = { if frames.count < count { frames.append($0) } }
+        // The silence after the end completes the last windows.
+        let tail = [Float](repeating: 0, count: lookaheadSamples + hopSamples)
         if let backing {
-            var b = Array(backing.prefix(padded.count))
-            b += [Float](repeating: 0, count: padded.count - b.count)
-            paddedBacking = b
-        }
-        padded.withUnsafeBufferPointer { mic in
-            if let paddedBacking {
-                paddedBacking.withUnsafeBufferPointer { back in
-                    process(mic, backing: back) { if frames.count < count { frames.append($0) } }
-                }
-            } else {
-                process(mic) { if frames.count < count { frames.append($0) } }
+            var aligned = Array(backing.prefix(samples.count))
+            aligned += [Float](repeating: 0, count: samples.count - aligned.count)
+            samples.withUnsafeBufferPointer { mic in
+                aligned.withUnsafeBufferPointer { process(mic, backing: $0, emit: collect) }
             }
+            tail.withUnsafeBufferPointer { process($0, backing: $0, emit: collect) }
+        } else {
+            samples.withUnsafeBufferPointer { process($0, emit: collect) }
+            tail.withUnsafeBufferPointer { process($0, emit: collect) }
         }
         return frames
     }
@@ -145,6 +173,9 @@ public final class PitchDetector: @unchecked Sendable {
         decimator.reset()
         backingDecimator.reset()
         history.reset()
+        cutHistory.reset()
+        lowCut.reset()
+        backingLowCut.reset()
         backingHistory.reset()
         bleed.reset()
         delayEstimator.reset(initialDelay: initialDelay)
@@ -157,19 +188,22 @@ public final class PitchDetector: @unchecked Sendable {
     private func analyzeFrame(withBacking: Bool) -> PitchFrame {
         let time = Double(frameIndex) * Double(hopSamples) / sampleRate
         frameIndex += 1
+        // Level and energy balance from the raw signal: mean power of the central hop
+        // against the whole window (unweighted).
         let window = history.latest(difference.length)
-        let meanPower = difference.load(window)
-        let levelDb = meanPower > 1e-12 ? 10 * log10(meanPower) : -120
-        // Mean power of the central hop against the whole window (unweighted).
         var centre: Float = 0, whole: Float = 0
         let centreStart = halfWindow - hop / 2
         for i in 0..<difference.length { whole += window[i] * window[i] }
         for i in centreStart..<(centreStart + hop) { centre += window[i] * window[i] }
-        let centreShare = whole > 0 ? (centre / Float(hop)) / (whole / Float(difference.length)) : 0
+        let meanPower = whole / Float(difference.length)
+        let levelDb = meanPower > 1e-12 ? 10 * log10(meanPower) : -120
+        let centreShare = whole > 0 ? (centre / Float(hop)) / meanPower : 0
+        _ = difference.load(cutHistory.latest(difference.length))
 
+        var voiceShare: Float = 1
         if withBacking {
             let aligned = backingHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
-            bleed.suppress(micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned)
+            voiceShare = bleed.suppress(micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned)
         }
         guard difference.evaluate() else {
             gate.reset()
@@ -179,12 +213,16 @@ public final class PitchDetector: @unchecked Sendable {
         var candidate = PeakPicking.yinPeriod(
             cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
             minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold)
+        candidate = PeakPicking.preferShorterPeriod(
+            candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
+            tolerance: configuration.subharmonicTolerance)
         candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
         let clarity = min(1, max(0, candidate.clarity))
         var frequency = Float(analysisRate) / candidate.lag
         let inRange = frequency >= Float(configuration.minFrequency) * 0.97
             && frequency <= Float(configuration.maxFrequency) * 1.03
-        let voiced = gate.decide(clarity: inRange ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
+        let mostlyVoice = voiceShare >= configuration.bleed.minimumVoiceShare
+        let voiced = gate.decide(clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
         if !voiced { frequency = 0 }
         octaveGuard.commit(lag: voiced ? candidate.lag : 0)
         return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)

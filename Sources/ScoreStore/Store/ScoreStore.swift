@@ -14,8 +14,8 @@ public actor ScoreStore {
     public static let missThreshold = 0.5
 
     public nonisolated let path: String
-    private let pool: DatabasePool
-    private let busyTimeout: Double
+    private nonisolated let pool: DatabasePool
+    private nonisolated let busyTimeout: Double
 
     /// Opens (creating if needed, unless `readOnly`) the database at `path` and migrates it.
     /// Waits up to `busyTimeout` seconds for another writer before giving up with `.locked`.
@@ -90,20 +90,20 @@ public actor ScoreStore {
         }
     }
 
-    // MARK: Reading
+    // MARK: Reading (nonisolated: WAL readers run concurrently and never wait for a writer)
 
-    public func performance(_ id: Int64) throws(ScoreStoreError) -> PerformanceRecord? {
+    nonisolated public func performance(_ id: Int64) throws(ScoreStoreError) -> PerformanceRecord? {
         try read { db in try PerformanceRecord.fetchOne(db, key: id) }
     }
 
-    public func lines(of id: Int64) throws(ScoreStoreError) -> [LineResultRecord] {
+    nonisolated public func lines(of id: Int64) throws(ScoreStoreError) -> [LineResultRecord] {
         try read { db in
             try LineResultRecord.filter(Column("performanceId") == id).order(Column("lineIndex")).fetchAll(db)
         }
     }
 
     /// Best complete performances, highest first (ties: earlier first). Either filter may be nil.
-    public func leaderboard(songId: String? = nil, difficulty: Difficulty? = nil, limit: Int = 10) throws(ScoreStoreError) -> [PerformanceRecord] {
+    nonisolated public func leaderboard(songId: String? = nil, difficulty: Difficulty? = nil, limit: Int = 10) throws(ScoreStoreError) -> [PerformanceRecord] {
         try read { db in
             var request = PerformanceRecord.filter(Column("status") == PerformanceRecord.Status.complete.rawValue)
             if let songId { request = request.filter(Column("songId") == songId) }
@@ -113,7 +113,7 @@ public actor ScoreStore {
     }
 
     /// A singer's performances, newest first, including unfinished ones.
-    public func history(singer: String, songId: String? = nil, limit: Int = 50) throws(ScoreStoreError) -> [PerformanceRecord] {
+    nonisolated public func history(singer: String, songId: String? = nil, limit: Int = 50) throws(ScoreStoreError) -> [PerformanceRecord] {
         try read { db in
             var request = PerformanceRecord.filter(Column("singer") == singer)
             if let songId { request = request.filter(Column("songId") == songId) }
@@ -122,7 +122,7 @@ public actor ScoreStore {
     }
 
     /// The lines a singer misses most often (perfection below `missThreshold`).
-    public func mostMissedLines(singer: String, songId: String? = nil, limit: Int = 10) throws(ScoreStoreError) -> [MissedLine] {
+    nonisolated public func mostMissedLines(singer: String, songId: String? = nil, limit: Int = 10) throws(ScoreStoreError) -> [MissedLine] {
         try read { db in
             var sql = """
                 SELECT p.songId AS songId, MAX(p.songTitle) AS songTitle, l.lineIndex AS lineIndex, MAX(l.text) AS text,
@@ -151,7 +151,7 @@ public actor ScoreStore {
         do { return try pool.write(body) } catch { throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout) }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(ScoreStoreError) -> T {
+    private nonisolated func read<T>(_ body: (Database) throws -> T) throws(ScoreStoreError) -> T {
         do { return try pool.read(body) } catch { throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout) }
     }
 }

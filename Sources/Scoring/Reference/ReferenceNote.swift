@@ -48,6 +48,7 @@ public struct ReferenceLine: Sendable, Equatable {
     }
 
     public var weightedBeats: Double { notes.reduce(0) { $0 + $1.weightedBeats } }
-    /// The session closes the line once the corrected time passes this.
-    public var judgedEnd: Double { max(end, notes.map(\.end).max() ?? end) }
+    /// The session closes the line once the corrected time passes this: the end of its last
+    /// note (a line's display may last until the next line), or the line's end without notes.
+    public var judgedEnd: Double { notes.map(\.end).max() ?? end }
 }

@@ -7,8 +7,9 @@ public struct LineResult: Sendable, Equatable, Codable {
     /// Note points earned in this line and the most it could earn.
     public var score: Double
     public var maxScore: Double
-    /// Line bonus earned (share of the 1000).
+    /// Line bonus earned, and this line's full share of the bonus (1000 / judged lines).
     public var bonus: Double
+    public var maxBonus: Double
     /// 0…1, see `ScoringRules.perfection`.
     public var perfection: Double
     public var rating: LineRating
@@ -16,7 +17,7 @@ public struct LineResult: Sendable, Equatable, Codable {
 
     public init(
         lineIndex: Int, text: String, start: Double, end: Double, score: Double, maxScore: Double,
-        bonus: Double, perfection: Double, rating: LineRating, notes: [NoteResult]
+        bonus: Double, maxBonus: Double = 0, perfection: Double, rating: LineRating, notes: [NoteResult]
     ) {
         self.lineIndex = lineIndex
         self.text = text
@@ -25,6 +26,7 @@ public struct LineResult: Sendable, Equatable, Codable {
         self.score = score
         self.maxScore = maxScore
         self.bonus = bonus
+        self.maxBonus = maxBonus
         self.perfection = perfection
         self.rating = rating
         self.notes = notes

@@ -8,7 +8,7 @@ public struct ScoringRules: Sendable, Equatable, Codable {
     /// A sample below this level counts as silence, whatever the detector says.
     public var voicingGateDb: Double
 
-    public init(maxScore: Double = 10000, lineBonusTotal: Double = 1000, voicingGateDb: Double = -45) {
+    public init(maxScore: Double = 10000, lineBonusTotal: Double = 1000, voicingGateDb: Double = -50) {
         self.maxScore = maxScore
         self.lineBonusTotal = lineBonusTotal
         self.voicingGateDb = voicingGateDb

@@ -114,10 +114,10 @@ public struct ScoringSession: Sendable {
         }
         let maxScore = line.weightedBeats * pointsPerWeightedBeat
         let perfection = ScoringRules.perfection(lineScore: score, lineMax: maxScore)
-        let bonus = maxScore > 0 ? configuration.rules.lineBonus(perfection: perfection, judgedLineCount: judgedLineCount) : 0
+        let maxBonus = maxScore > 0 ? configuration.rules.lineBonus(perfection: 1, judgedLineCount: judgedLineCount) : 0
         return LineResult(
             lineIndex: line.index, text: line.text, start: line.start, end: line.end, score: score,
-            maxScore: maxScore, bonus: bonus, perfection: perfection,
+            maxScore: maxScore, bonus: maxBonus * perfection, maxBonus: maxBonus, perfection: perfection,
             rating: LineRating(perfection: perfection), notes: noteResults)
     }
 

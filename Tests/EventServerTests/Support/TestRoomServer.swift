@@ -12,7 +12,8 @@ final class TestRoomServer {
     var port: Int { server.port }
 
     init(queueLimits: OutboundQueue.Limits = .init(), rateLimit: RateLimiter.Limits = .init(),
-         allowedOrigins: [String] = [], loadSong: Bool = true) throws {
+         allowedOrigins: [String] = [], loadSong: Bool = true,
+         leaderboard: (any RoomLeaderboard)? = nil) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-es-\(UUID().uuidString)")
         let publicDir = root.appendingPathComponent("public")
         try FileManager.default.createDirectory(at: publicDir.appendingPathComponent("js"), withIntermediateDirectories: true)
@@ -33,7 +34,7 @@ final class TestRoomServer {
         server = EventServer(configuration: EventServerConfiguration(
             host: "127.0.0.1", port: 0, publicDirectory: publicDir.path, pageRoutes: ["/remote": "remote.html"],
             allowedOrigins: allowedOrigins, rateLimit: rateLimit, queueLimits: queueLimits))
-        room.start(transport: server)
+        room.start(transport: server, leaderboard: leaderboard)
         if loadSong { try room.load(songId: "test") }
         try server.start(delegate: room.connectionHandler)
     }

@@ -63,8 +63,7 @@ struct SynthesisedSinger {
     }
 
     /// Renders and writes a WAV (through AudioFiles), returning its path.
-    func write(_ song: Song, part: Int = 0, name: String) throws -> String {
-        let directory = NSTemporaryDirectory() + "karaoke-singers"
+    func write(_ song: Song, part: Int = 0, name: String, in directory: String = NSTemporaryDirectory() + "karaoke-singers") throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/\(name)-\(UUID().uuidString).wav"
         try AudioFile.write(render(song, part: part), to: path, format: .wav16)

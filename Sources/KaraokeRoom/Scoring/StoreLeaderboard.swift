@@ -1,0 +1,25 @@
+import EventServer
+import Foundation
+import ScoreStore
+
+/// The room's leaderboard, read from the score store (best complete performances first).
+public struct StoreLeaderboard: RoomLeaderboard {
+    public let store: ScoreStore
+    public var limit: Int
+
+    public init(store: ScoreStore, limit: Int = 10) {
+        self.store = store
+        self.limit = limit
+    }
+
+    /// A database problem yields an empty board rather than stopping the room.
+    public func leaderboard(songId: String?) -> [LeaderboardEntryPayload] {
+        let formatter = ISO8601DateFormatter()
+        let rows = (try? store.leaderboard(songId: songId, limit: limit)) ?? []
+        return rows.map { row in
+            LeaderboardEntryPayload(
+                songId: row.songId, singer: row.singer, score: Double(row.total),
+                date: formatter.string(from: row.finishedAt ?? row.startedAt))
+        }
+    }
+}
