@@ -1,39 +1,24 @@
 import Foundation
 
-/// Band-limited resampling (windowed sinc) for whole buffers, off the audio thread:
+/// Band-limited resampling (Blackman-windowed sinc) for whole buffers, off the audio thread:
 /// songs and recordings arrive at 44.1 kHz, devices and the pitch detector run at 48 kHz.
+///
+/// The kernel is tabulated once per call at `phases` sub-sample positions and linearly
+/// interpolated between them, so no trigonometry runs per tap.
 public enum Resampler {
     /// Resamples one channel from `fromRate` to `toRate`.
     public static func resample(_ input: [Float], from fromRate: Double, to toRate: Double, taps: Int = 16) -> [Float] {
         if fromRate == toRate || input.isEmpty { return input }
-        let ratio = toRate / fromRate
-        let outCount = Int((Double(input.count) * ratio).rounded(.down))
-        // Low-pass at the lower Nyquist to avoid aliasing when downsampling.
-        let cutoff = min(1.0, ratio)
-        var out = [Float](repeating: 0, count: outCount)
-        input.withUnsafeBufferPointer { src in
-            for i in 0..<outCount {
-                let center = Double(i) / ratio
-                let first = Int(center.rounded(.down)) - taps + 1
-                var acc = 0.0
-                var weight = 0.0
-                for j in first...(first + 2 * taps - 1) where j >= 0 && j < src.count {
-                    let x = center - Double(j)
-                    let w = sinc(x * cutoff) * cutoff * blackman(x / Double(taps))
-                    acc += Double(src[j]) * w
-                    weight += w
-                }
-                // Normalise by the summed weights so DC passes at unity gain.
-                out[i] = weight != 0 ? Float(acc / weight) : 0
-            }
-        }
-        return out
+        let kernel = Kernel(ratio: toRate / fromRate, taps: taps)
+        return kernel.apply(to: input, ratio: toRate / fromRate)
     }
 
     /// Resamples every channel of an interleaved buffer.
     public static func resample(_ buffer: AudioBuffer, to toRate: Double) -> AudioBuffer {
         if buffer.sampleRate == toRate { return buffer }
-        let channels = (0..<buffer.channels).map { resample(buffer.channel($0), from: buffer.sampleRate, to: toRate) }
+        let ratio = toRate / buffer.sampleRate
+        let kernel = Kernel(ratio: ratio, taps: 16)
+        let channels = (0..<buffer.channels).map { kernel.apply(to: buffer.channel($0), ratio: ratio) }
         let frames = channels.first?.count ?? 0
         var interleaved = [Float](repeating: 0, count: frames * buffer.channels)
         for (c, data) in channels.enumerated() {
@@ -42,13 +27,66 @@ public enum Resampler {
         return AudioBuffer(samples: interleaved, sampleRate: toRate, channels: buffer.channels)
     }
 
-    private static func sinc(_ x: Double) -> Double {
+    /// The windowed-sinc low-pass, sampled every 1/`phases` of an input sample.
+    private struct Kernel {
+        static let phases = 512
+        /// Half the kernel's length in input samples.
+        let reach: Int
+        /// `table[k]` is the kernel at distance `k / phases` input samples (k ≥ 0; symmetric).
+        let table: [Double]
+
+        init(ratio: Double, taps: Int) {
+            // Low-pass at the lower Nyquist to avoid aliasing when downsampling; the kernel
+            // widens with it so the transition band stays as narrow as when upsampling.
+            let cutoff = min(1.0, ratio)
+            let halfWidth = Double(taps) / cutoff
+            reach = Int(halfWidth.rounded(.up))
+            let count = reach * Self.phases + 2
+            table = (0..<count).map { k in
+                let x = Double(k) / Double(Self.phases)
+                return Resampler.sinc(x * cutoff) * cutoff * Resampler.blackman(x / halfWidth)
+            }
+        }
+
+        func weight(at distance: Double) -> Double {
+            let position = abs(distance) * Double(Self.phases)
+            let index = Int(position)
+            if index + 1 >= table.count { return 0 }
+            let fraction = position - Double(index)
+            return table[index] + (table[index + 1] - table[index]) * fraction
+        }
+
+        func apply(to input: [Float], ratio: Double) -> [Float] {
+            let outCount = Int((Double(input.count) * ratio).rounded(.down))
+            var out = [Float](repeating: 0, count: outCount)
+            input.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for i in 0..<outCount {
+                        let center = Double(i) / ratio
+                        let first = Int(center.rounded(.down)) - reach + 1
+                        var acc = 0.0
+                        var weightSum = 0.0
+                        for j in max(first, 0)..<min(first + 2 * reach, src.count) {
+                            let w = weight(at: center - Double(j))
+                            acc += Double(src[j]) * w
+                            weightSum += w
+                        }
+                        // Normalise by the summed weights so DC passes at unity gain.
+                        dst[i] = weightSum != 0 ? Float(acc / weightSum) : 0
+                    }
+                }
+            }
+            return out
+        }
+    }
+
+    fileprivate static func sinc(_ x: Double) -> Double {
         if abs(x) < 1e-9 { return 1 }
         let px = Double.pi * x
         return sin(px) / px
     }
 
-    private static func blackman(_ x: Double) -> Double {
+    fileprivate static func blackman(_ x: Double) -> Double {
         if abs(x) >= 1 { return 0 }
         let n = (x + 1) / 2
         return 0.42 - 0.5 * cos(2 * Double.pi * n) + 0.08 * cos(4 * Double.pi * n)

@@ -44,6 +44,21 @@ import Testing
         #expect(frames.allSatisfy { $0.isVoiced && abs(TestSignals.cents($0.frequency, 523.25)) < 5 })
     }
 
+    @Test func resamplingKeepsLevelInBandAndRemovesAliasesOutOfBand() {
+        func rms(_ x: ArraySlice<Float>) -> Double { (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(x.count)).squareRoot() }
+        // An in-band tone keeps its level (within 1 %), going up and going down.
+        let tone = TestSignals.sine(1_000, seconds: 0.5, rate: 44_100)
+        let up = Resampler.resample(tone, from: 44_100, to: 48_000)
+        let down = Resampler.resample(tone, from: 44_100, to: 16_000)
+        let reference = rms(tone[2_000..<20_000])
+        #expect(abs(rms(up[2_000..<20_000]) / reference - 1) < 0.01)
+        #expect(abs(rms(down[1_000..<7_000]) / reference - 1) < 0.01)
+        // 10 kHz is above 16 kHz's Nyquist: it must be filtered out, not folded to 6 kHz.
+        let high = TestSignals.sine(10_000, seconds: 0.5, rate: 48_000)
+        let folded = Resampler.resample(high, from: 48_000, to: 16_000)
+        #expect(rms(folded[1_000..<7_000]) < 0.01 * rms(high[2_000..<20_000]))
+    }
+
     @Test func unreadableFileNamesThePath() {
         let path = temporaryPath("wav")
         #expect(FileManager.default.createFile(atPath: path, contents: Data("not audio".utf8)))
