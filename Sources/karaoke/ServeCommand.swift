@@ -120,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func openLeaderboard(logger: Logger) -> (any RoomLeaderboard)? {
         let path = (scores as NSString).appendingPathComponent("karaoke.sqlite")
         do {
-            return ScoreStoreLeaderboard(store: try ScoreStore(path: path))
+            return StoreLeaderboard(store: try ScoreStore(path: path))
         } catch {
             logger.warning("results database \(path): \(error); the leaderboard stays empty")
             return nil

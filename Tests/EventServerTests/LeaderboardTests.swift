@@ -16,7 +16,7 @@ struct LeaderboardTests {
                                                             configuration: ScoringConfiguration(), basis: .notes))
             try await store.finish(id, total: total)
         }
-        let room = try TestRoomServer(leaderboard: ScoreStoreLeaderboard(store: store))
+        let room = try TestRoomServer(leaderboard: StoreLeaderboard(store: store))
         defer { room.stop() }
         let client = try room.client()
         try client.sendText(#"{"type":"results"}"#)
