@@ -59,12 +59,18 @@ let package = Package(
         .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel"]),
         .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "AudioFiles", "SongModel"]),
         .testTarget(name: "ScoringTests", dependencies: [
-            "Scoring", "SongFormats", "SongModel", "LyricTimeline", "PitchDetection", "AudioFiles", "KaraokeRoom",
+            "Scoring", "SongFormats", "SongModel", "LyricTimeline", "PitchDetection", "AudioFiles",
+            "ScoreStore", "EventServer", "KaraokeRoom",
         ]),
-        .testTarget(name: "ScoreStoreTests", dependencies: ["ScoreStore", "Scoring", "SongModel"]),
+        .testTarget(name: "ScoreStoreTests", dependencies: [
+            "ScoreStore", "Scoring", "SongModel",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "AudioEngineTests", dependencies: [
-            "AudioEngine", "AudioFiles", "PitchDetection", "SongModel", "KaraokeRoom",
+            "AudioEngine", "AudioFiles", "PitchDetection", "Scoring", "SongFormats", "SongModel", "KaraokeRoom",
         ]),
-        .testTarget(name: "EventServerTests", dependencies: ["EventServer", "KaraokeRoom"]),
+        .testTarget(name: "EventServerTests", dependencies: [
+            "EventServer", "KaraokeRoom", "ScoreStore", "Scoring", "SongModel",
+        ]),
     ]
 )
