@@ -120,48 +120,35 @@ public final class PulseContext: @unchecked Sendable {
 
     /// The sample rate and channel count of a sink (`nil` = the default sink).
     public func sinkSpec(_ sink: String?) throws(PulseError) -> (rate: Double, channels: Int) {
-        final class Box { var rate = 0.0; var channels = 0; var found = false; var ctx: PulseContext? }
-        let box = Box()
-        box.ctx = self
-        try withLockThrowing { () throws(PulseError) in
-            guard let ctx = context else { throw PulseError("sink info", message: "not connected") }
-            let op = pa_context_get_sink_info_by_name(ctx, sink ?? "@DEFAULT_SINK@", { _, info, eol, userdata in
-                let box = Unmanaged<Box>.fromOpaque(userdata!).takeUnretainedValue()
-                if eol == 0, let info {
-                    box.found = true
-                    box.rate = Double(info.pointee.sample_spec.rate)
-                    box.channels = Int(info.pointee.sample_spec.channels)
-                }
-                box.ctx?.signal()
-            }, Unmanaged.passUnretained(box).toOpaque())
-            waitFor(op)
+        try deviceSpec(kind: "sink", name: sink ?? "@DEFAULT_SINK@") { ctx, name, userdata in
+            pa_context_get_sink_info_by_name(ctx, name, { _, info, eol, userdata in
+                DeviceSpecBox.from(userdata).received(eol == 0 ? info?.pointee.sample_spec : nil)
+            }, userdata)
         }
-        box.ctx = nil
-        guard box.found else { throw PulseError("sink info", message: "no sink named '\(sink ?? "@DEFAULT_SINK@")'") }
-        return (box.rate, box.channels)
     }
 
     /// The sample rate and channel count of a source (`nil` = the default source).
     public func sourceSpec(_ source: String?) throws(PulseError) -> (rate: Double, channels: Int) {
-        final class Box { var rate = 0.0; var channels = 0; var found = false; var ctx: PulseContext? }
-        let box = Box()
-        box.ctx = self
-        try withLockThrowing { () throws(PulseError) in
-            guard let ctx = context else { throw PulseError("source info", message: "not connected") }
-            let op = pa_context_get_source_info_by_name(ctx, source ?? "@DEFAULT_SOURCE@", { _, info, eol, userdata in
-                let box = Unmanaged<Box>.fromOpaque(userdata!).takeUnretainedValue()
-                if eol == 0, let info {
-                    box.found = true
-                    box.rate = Double(info.pointee.sample_spec.rate)
-                    box.channels = Int(info.pointee.sample_spec.channels)
-                }
-                box.ctx?.signal()
-            }, Unmanaged.passUnretained(box).toOpaque())
-            waitFor(op)
+        try deviceSpec(kind: "source", name: source ?? "@DEFAULT_SOURCE@") { ctx, name, userdata in
+            pa_context_get_source_info_by_name(ctx, name, { _, info, eol, userdata in
+                DeviceSpecBox.from(userdata).received(eol == 0 ? info?.pointee.sample_spec : nil)
+            }, userdata)
         }
-        box.ctx = nil
-        guard box.found else { throw PulseError("source info", message: "no source named '\(source ?? "@DEFAULT_SOURCE@")'") }
-        return (box.rate, box.channels)
+    }
+
+    /// Runs one sink/source info query and waits for its answer.
+    private func deviceSpec(
+        kind: String, name: String,
+        query: (OpaquePointer, String, UnsafeMutableRawPointer) -> OpaquePointer?
+    ) throws(PulseError) -> (rate: Double, channels: Int) {
+        let box = DeviceSpecBox(context: self)
+        try withLockThrowing { () throws(PulseError) in
+            guard let ctx = context else { throw PulseError("\(kind) info", message: "not connected") }
+            waitFor(query(ctx, name, Unmanaged.passUnretained(box).toOpaque()))
+        }
+        box.context = nil
+        guard let spec = box.spec else { throw PulseError("\(kind) info", message: "no \(kind) named '\(name)'") }
+        return spec
     }
 
     /// Loads a server module (e.g. `module-loopback`); returns its index.
@@ -204,5 +191,23 @@ public final class PulseContext: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         try body()
+    }
+}
+
+/// Carries a sink/source info answer out of PulseAudio's C callback.
+private final class DeviceSpecBox {
+    var spec: (rate: Double, channels: Int)?
+    var context: PulseContext?
+
+    init(context: PulseContext) { self.context = context }
+
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> DeviceSpecBox {
+        Unmanaged<DeviceSpecBox>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    /// Called once per entry and once at the end of the list (`nil`).
+    func received(_ sampleSpec: pa_sample_spec?) {
+        if let sampleSpec { spec = (Double(sampleSpec.rate), Int(sampleSpec.channels)) }
+        context?.signal()
     }
 }
