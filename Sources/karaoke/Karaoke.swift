@@ -5,6 +5,6 @@ struct Karaoke: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "karaoke",
         abstract: "Karaoke scoring server: plays songs, listens to singers, scores them.",
-        subcommands: []
+        subcommands: [PitchCommand.self]
     )
 }

@@ -1,0 +1,92 @@
+import CFFTW
+
+/// Finds how late the backing track arrives in the microphone (GCC-PHAT).
+///
+/// Every `blockLength` analysis samples the last block of microphone signal is
+/// cross-correlated with the backing over `0…maxDelay` lags through one FFT pair. The
+/// phase transform (each bin's cross-spectrum divided by its magnitude) whitens both
+/// signals so the peak is sharp even for bass-heavy music, and the singer's voice, which is
+/// uncorrelated with the backing, only adds a noise floor. Cross-spectra of successive
+/// blocks are averaged so one quiet block does not move the estimate.
+final class DelayEstimator {
+    let blockLength: Int
+    let maxDelay: Int
+    /// Current estimate in analysis samples (backing → microphone).
+    private(set) var delay: Int
+    private let mic: SampleHistory
+    private let backing: SampleHistory
+    private let micFFT: RealFFT
+    private let backingFFT: RealFFT
+    private let accumulated: UnsafeMutablePointer<fftwf_complex>
+    private var untilNextEstimate: Int
+
+    init(blockLength: Int, maxDelay: Int, initialDelay: Int) {
+        self.blockLength = blockLength
+        self.maxDelay = maxDelay
+        delay = min(max(0, initialDelay), maxDelay)
+        mic = SampleHistory(capacity: blockLength)
+        backing = SampleHistory(capacity: blockLength + maxDelay)
+        var size = 64
+        while size < blockLength + maxDelay { size *= 2 }
+        micFFT = RealFFT(size: size)
+        backingFFT = RealFFT(size: size)
+        accumulated = .allocate(capacity: size / 2 + 1)
+        accumulated.initialize(repeating: (0, 0), count: size / 2 + 1)
+        untilNextEstimate = blockLength + maxDelay
+    }
+
+    deinit { accumulated.deallocate() }
+
+    @inline(__always)
+    func push(mic m: Float, backing b: Float) {
+        mic.append(m)
+        backing.append(b)
+        untilNextEstimate -= 1
+        if untilNextEstimate == 0 {
+            untilNextEstimate = blockLength
+            estimate()
+        }
+    }
+
+    private func estimate() {
+        let size = micFFT.size
+        let m = mic.latest(blockLength), b = backing.latest(blockLength + maxDelay)
+        var micEnergy: Float = 0, backingEnergy: Float = 0
+        for i in 0..<blockLength { micFFT.input[i] = m[i]; micEnergy += m[i] * m[i] }
+        for i in blockLength..<size { micFFT.input[i] = 0 }
+        for i in 0..<(blockLength + maxDelay) { backingFFT.input[i] = b[i]; backingEnergy += b[i] * b[i] }
+        for i in (blockLength + maxDelay)..<size { backingFFT.input[i] = 0 }
+        guard micEnergy > 1e-6, backingEnergy > 1e-6 else { return }
+        micFFT.forward()
+        backingFFT.forward()
+        // q(s) = Σ_j m[j]·b[j+s]  ⇔  Q = conj(M)·B ; the delay is maxDelay − s.
+        let bins = micFFT.bins
+        for k in 0..<bins {
+            let (mr, mi) = micFFT.spectrum[k], (br, bi) = backingFFT.spectrum[k]
+            let re = mr * br + mi * bi, im = mr * bi - mi * br
+            let magnitude = (re * re + im * im).squareRoot() + 1e-12
+            accumulated[k].0 = 0.5 * accumulated[k].0 + re / magnitude
+            accumulated[k].1 = 0.5 * accumulated[k].1 + im / magnitude
+            backingFFT.spectrum[k] = accumulated[k]
+        }
+        backingFFT.inverse()
+        let q = backingFFT.input
+        var best = 0
+        var sumSquares: Float = 0
+        for s in 0...maxDelay {
+            sumSquares += q[s] * q[s]
+            if q[s] > q[best] { best = s }
+        }
+        // Accept only a peak that clearly stands out of the correlation floor.
+        let rms = (sumSquares / Float(maxDelay + 1)).squareRoot()
+        if q[best] > 5 * rms { delay = maxDelay - best }
+    }
+
+    func reset(initialDelay: Int) {
+        mic.reset()
+        backing.reset()
+        accumulated.update(repeating: (0, 0), count: micFFT.bins)
+        untilNextEstimate = blockLength + maxDelay
+        delay = min(max(0, initialDelay), maxDelay)
+    }
+}

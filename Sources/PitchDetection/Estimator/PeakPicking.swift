@@ -1,0 +1,56 @@
+/// A period candidate: fractional lag in analysis samples and its periodicity.
+struct PeriodCandidate {
+    var lag: Float
+    var clarity: Float
+}
+
+/// Chooses the period from a YIN difference function.
+enum PeakPicking {
+    /// YIN's absolute-threshold rule: the first dip of `d′` below `threshold` in
+    /// `minLag…maxLag`, followed down to its local minimum; the global minimum if none is
+    /// below. Taking the *first* good dip rather than the deepest avoids sub-harmonics
+    /// (2T, 3T … dip just as deep as T in a periodic signal).
+    static func yinPeriod(
+        cmnd: UnsafePointer<Float>, normalised: UnsafePointer<Float>,
+        minLag: Int, maxLag: Int, threshold: Float
+    ) -> PeriodCandidate {
+        var chosen = -1
+        var lag = minLag
+        while lag <= maxLag {
+            if cmnd[lag] < threshold {
+                while lag + 1 <= maxLag && cmnd[lag + 1] < cmnd[lag] { lag += 1 }
+                chosen = lag
+                break
+            }
+            lag += 1
+        }
+        if chosen < 0 {
+            chosen = minLag
+            for l in minLag...maxLag where cmnd[l] < cmnd[chosen] { chosen = l }
+        }
+        return refine(normalised: normalised, at: chosen, maxLag: maxLag)
+    }
+
+    /// The strongest local maximum of `n(τ)` within `lo…hi`, refined; nil if there is none.
+    static func bestPeak(normalised: UnsafePointer<Float>, from lo: Int, to hi: Int, maxLag: Int) -> PeriodCandidate? {
+        let lo = max(1, lo), hi = min(maxLag, hi)
+        guard lo <= hi else { return nil }
+        var best = -1
+        for l in lo...hi where normalised[l] >= normalised[l - 1] && normalised[l] >= normalised[l + 1] {
+            if best < 0 || normalised[l] > normalised[best] { best = l }
+        }
+        return best < 0 ? nil : refine(normalised: normalised, at: best, maxLag: maxLag)
+    }
+
+    /// Parabolic interpolation of `n(τ)` through the three points around an integer lag:
+    /// sub-sample period (a few cents at 1 kHz and 16 kHz analysis rate) and peak height.
+    static func refine(normalised n: UnsafePointer<Float>, at lag: Int, maxLag: Int) -> PeriodCandidate {
+        guard lag >= 1 && lag <= maxLag else { return PeriodCandidate(lag: Float(lag), clarity: n[lag]) }
+        let a = n[lag - 1], b = n[lag], c = n[lag + 1]
+        let curvature = a - 2 * b + c
+        guard curvature < 0 else { return PeriodCandidate(lag: Float(lag), clarity: b) }
+        let shift = max(-1, min(1, 0.5 * (a - c) / curvature))
+        let peak = b - 0.25 * (a - c) * shift
+        return PeriodCandidate(lag: Float(lag) + shift, clarity: peak)
+    }
+}

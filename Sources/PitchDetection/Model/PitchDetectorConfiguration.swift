@@ -1,0 +1,50 @@
+/// Tunable parameters of `PitchDetector`. The defaults are the ones measured in docs/pitch.md.
+public struct PitchDetectorConfiguration: Sendable, Equatable {
+    /// Lowest and highest fundamental searched, Hz (C2…C#6 by default).
+    public var minFrequency: Double = 65
+    public var maxFrequency: Double = 1100
+    /// Distance between frames, seconds (rounded to whole input samples).
+    public var hopSeconds: Double = 0.010
+    /// Analysis window length in periods of `minFrequency` (3 periods: the autocorrelation
+    /// is reliable up to a third of the window once divided by the window's own autocorrelation).
+    public var windowPeriods: Double = 3
+    /// Internal analysis rate is the input rate divided by a whole factor, staying at or above this.
+    public var minimumAnalysisRate: Double = 14_000
+    /// YIN absolute threshold on the cumulative-mean-normalised difference: the first dip
+    /// below it is taken (prevents sub-harmonic, octave-too-low picks).
+    public var yinThreshold: Float = 0.20
+    /// Voicing: periodicity needed to start a voiced run and to keep it going (hysteresis).
+    public var voicingOnsetClarity: Float = 0.60
+    public var voicingHoldClarity: Float = 0.50
+    /// Voicing: the window must be at least this loud (dBFS).
+    public var minimumLevelDb: Float = -60
+    /// Voicing: the centre of the window must carry at least this share of the window's
+    /// mean power, so that a note does not "leak" into the silence half a window away.
+    public var centreEnergyRatio: Float = 0.12
+    /// Octave guard: a jump of about an octave away from the previous frame's pitch is only
+    /// accepted when its periodicity is no worse than the previous octave's minus this margin.
+    public var octaveJumpMargin: Float = 0.08
+
+    /// Bleed suppression (used only when a backing signal is passed).
+    public var bleed = BleedConfiguration()
+
+    public init() {}
+}
+
+/// Parameters of the backing-track bleed suppressor.
+public struct BleedConfiguration: Sendable, Equatable {
+    /// Largest delay of the backing in the microphone searched by the aligner, seconds.
+    public var maxDelaySeconds: Double = 0.25
+    /// Delay assumed before the first estimate is ready, seconds.
+    public var initialDelaySeconds: Double = 0
+    /// Over-subtraction factor on the estimated bleed power.
+    public var overSubtraction: Float = 2.0
+    /// Spectral floor: the cleaned power never drops below this share of the microphone power.
+    public var spectralFloor: Float = 0.02
+    /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s).
+    public var transferSmoothing: Float = 0.97
+    /// Length of the cross-correlation block for delay estimation, seconds.
+    public var delayBlockSeconds: Double = 0.5
+
+    public init() {}
+}

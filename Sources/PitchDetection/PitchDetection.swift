@@ -1,1 +1,0 @@
-// PitchDetection: filled in by its issue.

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Monophonic singing-pitch detector (YIN family on FFTW), streaming and offline.
+///
+/// Pipeline per input sample: anti-alias + downsample to the analysis rate (≥ 14 kHz, a whole
+/// divisor of the input rate: 16 kHz from 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz as is) →
+/// history. Every hop: Hann window → FFT → power spectrum → [bleed suppression] →
+/// inverse FFT = autocorrelation → YIN difference → first dip + parabolic interpolation →
+/// octave guard → voicing gate → `PitchFrame`.
+///
+/// Timing: frame `k` describes the window centred on input sample `k × hopSamples`
+/// (`time = k × hopSamples / sampleRate`), the first frame is at t = 0 (the stream is taken
+/// as silent before its first sample). Frame `k` is emitted from `process` during the call
+/// that delivers input sample `k × hopSamples + lookaheadSamples`, so
+/// **latency from the last sample a frame describes to its emission is zero samples** (plus
+/// the computation, ~5 µs), and from the frame's `time` it is `lookaheadSeconds`
+/// (half the window plus the decimation filter: 23.4 ms at 48 kHz with the defaults).
+///
+/// Real-time safe: all buffers and FFTW plans are made in `init`; `process` does not allocate,
+/// lock or log. One instance must be used by one thread at a time (it may be handed over).
+public final class PitchDetector: @unchecked Sendable {
+    public let sampleRate: Double
+    public let configuration: PitchDetectorConfiguration
+    /// Input samples between frames.
+    public let hopSamples: Int
+    /// Input samples after a frame's centre that its window still needs.
+    public let lookaheadSamples: Int
+    public var hopSeconds: Double { Double(hopSamples) / sampleRate }
+    public var lookaheadSeconds: Double { Double(lookaheadSamples) / sampleRate }
+    /// The rate the estimator runs at (input rate / decimation factor).
+    public let analysisRate: Double
+
+    private let decimator: Decimator
+    private let backingDecimator: Decimator
+    private let history: SampleHistory
+    private let backingHistory: SampleHistory
+    private let difference: DifferenceFunction
+    private let bleed: BleedSuppressor
+    private let delayEstimator: DelayEstimator
+    private let minLag: Int
+    private let maxLag: Int
+    private let hop: Int
+    private let halfWindow: Int
+    private let initialDelay: Int
+    private var gate: VoicingGate
+    private var octaveGuard: OctaveGuard
+    /// Analysis samples still to come before the next frame's window is complete.
+    private var untilNextFrame: Int
+    private var frameIndex = 0
+
+    public init(sampleRate: Double, configuration: PitchDetectorConfiguration = .init()) {
+        precondition(sampleRate >= 8_000, "sample rate \(sampleRate) Hz is too low for singing pitch")
+        precondition(configuration.minFrequency > 0 && configuration.maxFrequency > configuration.minFrequency)
+        self.sampleRate = sampleRate
+        self.configuration = configuration
+        let hopSamples = max(1, Int((sampleRate * configuration.hopSeconds).rounded()))
+        self.hopSamples = hopSamples
+        // Largest whole factor keeping the analysis rate high enough that divides the hop.
+        var factor = max(1, Int(sampleRate / configuration.minimumAnalysisRate))
+        while factor > 1 && hopSamples % factor != 0 { factor -= 1 }
+        let rate = sampleRate / Double(factor)
+        analysisRate = rate
+        hop = hopSamples / factor
+        decimator = Decimator(factor: factor)
+        backingDecimator = Decimator(factor: factor)
+        minLag = max(2, Int((rate / configuration.maxFrequency).rounded(.down)) - 1)
+        maxLag = Int((rate / configuration.minFrequency).rounded(.up)) + 1
+        var length = Int((configuration.windowPeriods * rate / configuration.minFrequency).rounded())
+        if length % 2 == 0 { length += 1 }
+        length = max(length, 2 * maxLag + 3)
+        halfWindow = (length - 1) / 2
+        lookaheadSamples = halfWindow * factor + decimator.groupDelay
+        difference = DifferenceFunction(length: length, maxLag: maxLag)
+        let bleedConfig = configuration.bleed
+        let maxDelay = max(1, Int((bleedConfig.maxDelaySeconds * rate).rounded()))
+        initialDelay = Int((bleedConfig.initialDelaySeconds * rate).rounded())
+        history = SampleHistory(capacity: length)
+        backingHistory = SampleHistory(capacity: length + maxDelay)
+        bleed = BleedSuppressor(fftSize: difference.fft.size, window: difference.window, length: length, configuration: bleedConfig)
+        delayEstimator = DelayEstimator(
+            blockLength: max(256, Int((bleedConfig.delayBlockSeconds * rate).rounded())),
+            maxDelay: maxDelay, initialDelay: initialDelay)
+        gate = VoicingGate(configuration: configuration)
+        octaveGuard = OctaveGuard(margin: configuration.octaveJumpMargin)
+        untilNextFrame = halfWindow + 1
+    }
+
+    /// Pushes microphone samples (any count, mono, −1…1) and emits every frame completed by them.
+    /// - Parameter backing: the backing track as played over the same span (same count,
+    ///   same rate), when known; turns on bleed suppression for these samples.
+    public func process(
+        _ samples: UnsafeBufferPointer<Float>,
+        backing: UnsafeBufferPointer<Float>? = nil,
+        emit: (PitchFrame) -> Void
+    ) {
+        if let backing { precondition(backing.count == samples.count, "backing must cover the same samples") }
+        for i in 0..<samples.count {
+            guard let y = decimator.push(samples[i]) else {
+                if let backing { _ = backingDecimator.push(backing[i]) }
+                continue
+            }
+            history.append(y)
+            var useBacking = false
+            if let backing, let b = backingDecimator.push(backing[i]) {
+                backingHistory.append(b)
+                delayEstimator.push(mic: y, backing: b)
+                useBacking = true
+            }
+            untilNextFrame -= 1
+            if untilNextFrame == 0 {
+                untilNextFrame = hop
+                emit(analyzeFrame(withBacking: useBacking))
+            }
+        }
+    }
+
+    /// One-shot analysis of a whole signal: one frame per hop from t = 0 to the end
+    /// (the end is padded with silence so the last frames are complete).
+    public func analyze(_ samples: [Float], backing: [Float]? = nil) -> [PitchFrame] {
+        reset()
+        var frames: [PitchFrame] = []
+        let count = samples.isEmpty ? 0 : (samples.count - 1) / hopSamples + 1
+        frames.reserveCapacity(count)
+        let padded = samples + [Float](repeating: 0, count: lookaheadSamples + hopSamples)
+        var paddedBacking: [Float]? = nil
+        if let backing {
+            var b = Array(backing.prefix(padded.count))
+            b += [Float](repeating: 0, count: padded.count - b.count)
+            paddedBacking = b
+        }
+        padded.withUnsafeBufferPointer { mic in
+            if let paddedBacking {
+                paddedBacking.withUnsafeBufferPointer { back in
+                    process(mic, backing: back) { if frames.count < count { frames.append($0) } }
+                }
+            } else {
+                process(mic) { if frames.count < count { frames.append($0) } }
+            }
+        }
+        return frames
+    }
+
+    /// Forgets the stream: the next sample is t = 0 again.
+    public func reset() {
+        decimator.reset()
+        backingDecimator.reset()
+        history.reset()
+        backingHistory.reset()
+        bleed.reset()
+        delayEstimator.reset(initialDelay: initialDelay)
+        gate.reset()
+        octaveGuard.reset()
+        untilNextFrame = halfWindow + 1
+        frameIndex = 0
+    }
+
+    private func analyzeFrame(withBacking: Bool) -> PitchFrame {
+        let time = Double(frameIndex) * Double(hopSamples) / sampleRate
+        frameIndex += 1
+        let window = history.latest(difference.length)
+        let meanPower = difference.load(window)
+        let levelDb = meanPower > 1e-12 ? 10 * log10(meanPower) : -120
+        // Mean power of the central hop against the whole window (unweighted).
+        var centre: Float = 0, whole: Float = 0
+        let centreStart = halfWindow - hop / 2
+        for i in 0..<difference.length { whole += window[i] * window[i] }
+        for i in centreStart..<(centreStart + hop) { centre += window[i] * window[i] }
+        let centreShare = whole > 0 ? (centre / Float(hop)) / (whole / Float(difference.length)) : 0
+
+        if withBacking {
+            let aligned = backingHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
+            bleed.suppress(micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned)
+        }
+        guard difference.evaluate() else {
+            gate.reset()
+            octaveGuard.reset()
+            return PitchFrame(time: time, frequency: 0, clarity: 0, levelDb: levelDb)
+        }
+        var candidate = PeakPicking.yinPeriod(
+            cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
+            minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold)
+        candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
+        let clarity = min(1, max(0, candidate.clarity))
+        var frequency = Float(analysisRate) / candidate.lag
+        let inRange = frequency >= Float(configuration.minFrequency) * 0.97
+            && frequency <= Float(configuration.maxFrequency) * 1.03
+        let voiced = gate.decide(clarity: inRange ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
+        if !voiced { frequency = 0 }
+        octaveGuard.commit(lag: voiced ? candidate.lag : 0)
+        return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Deterministic synthetic signals for the detector tests.
+enum TestSignals {
+    static func sine(_ hz: Double, seconds: Double, rate: Double, amplitude: Float = 0.5) -> [Float] {
+        (0..<Int(seconds * rate)).map { amplitude * Float(sin(2 * Double.pi * hz * Double($0) / rate)) }
+    }
+
+    /// A sum of harmonics `harmonics` of `hz` with 1/k amplitudes, following a pitch curve.
+    static func harmonic(
+        seconds: Double, rate: Double, harmonics: [Int] = Array(1...8), amplitude: Float = 0.3,
+        pitch: (Double) -> Double
+    ) -> [Float] {
+        var phase = 0.0
+        var out = [Float](repeating: 0, count: Int(seconds * rate))
+        let norm = harmonics.reduce(0.0) { $0 + 1 / Double($1) }
+        for i in out.indices {
+            let f0 = pitch(Double(i) / rate)
+            phase += 2 * Double.pi * f0 / rate
+            var v = 0.0
+            for k in harmonics where Double(k) * f0 < rate / 2 { v += sin(Double(k) * phase) / Double(k) }
+            out[i] = amplitude * Float(v / norm)
+        }
+        return out
+    }
+
+    /// Seeded white noise (xorshift), uniform in ±amplitude.
+    static func noise(count: Int, amplitude: Float, seed: UInt64 = 0x9E3779B97F4A7C15) -> [Float] {
+        var state = seed
+        return (0..<count).map { _ in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return amplitude * (Float(state >> 40) / Float(1 << 24) * 2 - 1)
+        }
+    }
+
+    static func cents(_ a: Float, _ b: Double) -> Double { 1200 * log2(Double(a) / b) }
+}
