@@ -50,7 +50,10 @@ final class BleedSuppressor {
     ///   - micSpectrum: the microphone window's spectrum (same window, same FFT size).
     ///   - micPower: its power spectrum, cleaned in place.
     ///   - backing: the delay-aligned backing window, `length` samples.
-    func suppress(micSpectrum: UnsafePointer<fftwf_complex>, micPower: UnsafeMutablePointer<Float>, backing: UnsafePointer<Float>) {
+    /// - Returns: the share of the microphone's power left after suppression (1 when the
+    ///   backing is silent): a frame that is mostly bleed cannot be a sung note.
+    @discardableResult
+    func suppress(micSpectrum: UnsafePointer<fftwf_complex>, micPower: UnsafeMutablePointer<Float>, backing: UnsafePointer<Float>) -> Float {
         let input = fft.input
         var energy: Float = 0
         for i in 0..<length {
@@ -59,9 +62,10 @@ final class BleedSuppressor {
             energy += v * v
         }
         for i in length..<fft.size { input[i] = 0 }
-        guard energy > 1e-10 else { return }
+        guard energy > 1e-10 else { return 1 }
         fft.forward()
         let a = smoothing, oneMinusA = 1 - smoothing
+        var before: Float = 0, after: Float = 0
         for k in 0..<fft.bins {
             let (br, bi) = fft.spectrum[k]
             let (mr, mi) = micSpectrum[k]
@@ -70,11 +74,15 @@ final class BleedSuppressor {
             crossIm[k] = a * crossIm[k] + oneMinusA * (mi * br - mr * bi)
             backingPower[k] = a * backingPower[k] + oneMinusA * pb
             let sbb = backingPower[k]
-            guard sbb > 1e-20 else { continue }
+            before += micPower[k]
+            guard sbb > 1e-20 else { after += micPower[k]; continue }
             let gain = (crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]) / (sbb * sbb)
-            let cleaned = micPower[k] - overSubtraction * gain * pb
+            let bleedPower = overSubtraction * gain * pb
+            let cleaned = micPower[k] - bleedPower
             micPower[k] = max(cleaned, floor * micPower[k])
+            after += micPower[k]
         }
+        return before > 0 ? after / before : 1
     }
 
     func reset() {

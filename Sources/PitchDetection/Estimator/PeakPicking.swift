@@ -18,8 +18,15 @@ enum PeakPicking {
         var lag = minLag
         while lag <= maxLag {
             if cmnd[lag] < threshold {
-                while lag + 1 <= maxLag && cmnd[lag + 1] < cmnd[lag] { lag += 1 }
+                // The deepest point of this dip (the whole run below the threshold, capped at
+                // a fifth above the crossing so a following sub-harmonic dip is never merged).
                 chosen = lag
+                let end = min(maxLag, lag + lag / 2)
+                var l = lag + 1
+                while l <= end && cmnd[l] < threshold {
+                    if cmnd[l] < cmnd[chosen] { chosen = l }
+                    l += 1
+                }
                 break
             }
             lag += 1
@@ -46,6 +53,10 @@ enum PeakPicking {
     /// sub-sample period (a few cents at 1 kHz and 16 kHz analysis rate) and peak height.
     static func refine(normalised n: UnsafePointer<Float>, at lag: Int, maxLag: Int) -> PeriodCandidate {
         guard lag >= 1 && lag <= maxLag else { return PeriodCandidate(lag: Float(lag), clarity: n[lag]) }
+        // The autocorrelation peak may sit one lag beside the difference minimum.
+        var lag = lag
+        if lag + 1 <= maxLag && n[lag + 1] > n[lag] && n[lag + 1] >= n[lag - 1] { lag += 1 }
+        else if lag - 1 >= 1 && n[lag - 1] > n[lag] { lag -= 1 }
         let a = n[lag - 1], b = n[lag], c = n[lag + 1]
         let curvature = a - 2 * b + c
         guard curvature < 0 else { return PeriodCandidate(lag: Float(lag), clarity: b) }

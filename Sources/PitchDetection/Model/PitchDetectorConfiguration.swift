@@ -21,6 +21,9 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Voicing: the centre of the window must carry at least this share of the window's
     /// mean power, so that a note does not "leak" into the silence half a window away.
     public var centreEnergyRatio: Float = 0.12
+    /// Low-frequency de-emphasis of the spectrum before the autocorrelation, Hz (0 = off):
+    /// keeps a bass line from imposing its period on the voice.
+    public var emphasisCutoff: Double = 200
     /// Octave guard: a jump of about an octave away from the previous frame's pitch is only
     /// accepted when its periodicity is no worse than the previous octave's minus this margin.
     public var octaveJumpMargin: Float = 0.08
@@ -35,6 +38,9 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
 public struct BleedConfiguration: Sendable, Equatable {
     /// Largest delay of the backing in the microphone searched by the aligner, seconds.
     public var maxDelaySeconds: Double = 0.25
+    /// Voicing with a backing: at least this share of the microphone's power must remain after
+    /// suppression (a frame that is mostly bleed is not sung).
+    public var minimumVoiceShare: Float = 0.25
     /// Delay assumed before the first estimate is ready, seconds.
     public var initialDelaySeconds: Double = 0
     /// Over-subtraction factor on the estimated bleed power.

@@ -70,7 +70,8 @@ public final class PitchDetector: @unchecked Sendable {
         length = max(length, 2 * maxLag + 3)
         halfWindow = (length - 1) / 2
         lookaheadSamples = halfWindow * factor + decimator.groupDelay
-        difference = DifferenceFunction(length: length, maxLag: maxLag)
+        difference = DifferenceFunction(
+            length: length, maxLag: maxLag, emphasisCutoff: configuration.emphasisCutoff / rate)
         let bleedConfig = configuration.bleed
         let maxDelay = max(1, Int((bleedConfig.maxDelaySeconds * rate).rounded()))
         initialDelay = Int((bleedConfig.initialDelaySeconds * rate).rounded())
@@ -167,9 +168,10 @@ public final class PitchDetector: @unchecked Sendable {
         for i in centreStart..<(centreStart + hop) { centre += window[i] * window[i] }
         let centreShare = whole > 0 ? (centre / Float(hop)) / (whole / Float(difference.length)) : 0
 
+        var voiceShare: Float = 1
         if withBacking {
             let aligned = backingHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
-            bleed.suppress(micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned)
+            voiceShare = bleed.suppress(micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned)
         }
         guard difference.evaluate() else {
             gate.reset()
@@ -184,7 +186,8 @@ public final class PitchDetector: @unchecked Sendable {
         var frequency = Float(analysisRate) / candidate.lag
         let inRange = frequency >= Float(configuration.minFrequency) * 0.97
             && frequency <= Float(configuration.maxFrequency) * 1.03
-        let voiced = gate.decide(clarity: inRange ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
+        let mostlyVoice = voiceShare >= configuration.bleed.minimumVoiceShare
+        let voiced = gate.decide(clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
         if !voiced { frequency = 0 }
         octaveGuard.commit(lag: voiced ? candidate.lag : 0)
         return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
