@@ -35,7 +35,33 @@ enum PeakPicking {
             chosen = minLag
             for l in minLag...maxLag where cmnd[l] < cmnd[chosen] { chosen = l }
         }
+        // Snap to the highest autocorrelation peak within ±15 %: with a strong formant the
+        // autocorrelation has side lobes at T ± 1/F_formant that can dip below the threshold
+        // first; the true period is the highest peak of that cluster (octaves are ±100 %).
+        if let snapped = bestPeak(
+            normalised: normalised, from: max(minLag, chosen * 85 / 100), to: min(maxLag, chosen * 115 / 100 + 1),
+            maxLag: maxLag) {
+            let here = refine(normalised: normalised, at: chosen, maxLag: maxLag)
+            return snapped.clarity > here.clarity ? snapped : here
+        }
         return refine(normalised: normalised, at: chosen, maxLag: maxLag)
+    }
+
+    /// Sub-harmonic check: when the period T/2 (or T/3) is almost as periodic as T, T is a
+    /// sub-harmonic of a mixture (voice over a bass an octave below) or of a voice, and the
+    /// shorter period is the sung one. `tolerance` is how much less periodic it may be.
+    static func preferShorterPeriod(
+        _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, minLag: Int, maxLag: Int, tolerance: Float
+    ) -> PeriodCandidate {
+        var best = candidate
+        for divisor in stride(from: Float(3), through: 2, by: -1) {
+            let target = candidate.lag / divisor
+            let lo = Int((target * 0.96).rounded(.down)), hi = Int((target * 1.04).rounded(.up))
+            guard lo >= minLag, let peak = bestPeak(normalised: normalised, from: lo, to: hi, maxLag: maxLag)
+            else { continue }
+            if peak.clarity >= candidate.clarity - tolerance { best = peak; break }
+        }
+        return best
     }
 
     /// The strongest local maximum of `n(τ)` within `lo…hi`, refined; nil if there is none.

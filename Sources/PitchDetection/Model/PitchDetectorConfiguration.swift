@@ -12,10 +12,10 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     public var minimumAnalysisRate: Double = 14_000
     /// YIN absolute threshold on the cumulative-mean-normalised difference: the first dip
     /// below it is taken (prevents sub-harmonic, octave-too-low picks).
-    public var yinThreshold: Float = 0.20
+    public var yinThreshold: Float = 0.30
     /// Voicing: periodicity needed to start a voiced run and to keep it going (hysteresis).
-    public var voicingOnsetClarity: Float = 0.60
-    public var voicingHoldClarity: Float = 0.50
+    public var voicingOnsetClarity: Float = 0.50
+    public var voicingHoldClarity: Float = 0.40
     /// Voicing: the window must be at least this loud (dBFS).
     public var minimumLevelDb: Float = -60
     /// Voicing: the centre of the window must carry at least this share of the window's
@@ -24,6 +24,9 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Low-frequency de-emphasis of the spectrum before the autocorrelation, Hz (0 = off):
     /// keeps a bass line from imposing its period on the voice.
     public var emphasisCutoff: Double = 200
+    /// Sub-harmonic check: half (or a third of) the chosen period is taken instead when its
+    /// periodicity is at most this much lower.
+    public var subharmonicTolerance: Float = 0.10
     /// Octave guard: a jump of about an octave away from the previous frame's pitch is only
     /// accepted when its periodicity is no worse than the previous octave's minus this margin.
     public var octaveJumpMargin: Float = 0.08

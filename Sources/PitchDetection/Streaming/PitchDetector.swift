@@ -181,6 +181,9 @@ public final class PitchDetector: @unchecked Sendable {
         var candidate = PeakPicking.yinPeriod(
             cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
             minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold)
+        candidate = PeakPicking.preferShorterPeriod(
+            candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
+            tolerance: configuration.subharmonicTolerance)
         candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
         let clarity = min(1, max(0, candidate.clarity))
         var frequency = Float(analysisRate) / candidate.lag
