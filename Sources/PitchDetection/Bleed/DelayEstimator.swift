@@ -28,8 +28,8 @@ final class DelayEstimator {
         backing = SampleHistory(capacity: blockLength + maxDelay)
         var size = 64
         while size < blockLength + maxDelay { size *= 2 }
-        micFFT = RealFFT(size: size)
-        backingFFT = RealFFT(size: size)
+        micFFT = RealFFT(size: size, measure: false)
+        backingFFT = RealFFT(size: size, measure: false)
         accumulated = .allocate(capacity: size / 2 + 1)
         accumulated.initialize(repeating: (0, 0), count: size / 2 + 1)
         untilNextEstimate = blockLength + maxDelay

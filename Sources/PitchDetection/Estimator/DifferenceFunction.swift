@@ -26,19 +26,11 @@ final class DifferenceFunction {
     private let windowAutocorrelation: UnsafeMutablePointer<Float>
     private let windowEnergy: Float
 
-    /// Per-bin weight applied to the power spectrum before the autocorrelation.
-    private let spectralWeight: UnsafeMutablePointer<Float>
-
-    /// - Parameter emphasisCutoff: below this frequency (as a fraction of the analysis rate)
-    ///   the power spectrum is attenuated by `f²/(f²+fc²)`, so a loud bass line (backing bleed,
-    ///   hum) does not dictate the common period of voice + bass; the voice's period is still
-    ///   carried by its harmonics (the "missing fundamental" works for YIN).
-    init(length: Int, maxLag: Int, emphasisCutoff: Double = 0) {
+    init(length: Int, maxLag: Int) {
         precondition(maxLag + 2 < length, "the window must be longer than the longest period")
         self.length = length
         self.maxLag = maxLag
-        var size = 64
-        while size < length + maxLag + 2 { size *= 2 }
+        let size = RealFFT.goodSize(atLeast: length + maxLag + 2)
         fft = RealFFT(size: size)
         power = .allocate(capacity: size / 2 + 1)
         power.initialize(repeating: 0, count: size / 2 + 1)
@@ -46,12 +38,6 @@ final class DifferenceFunction {
         normalised.initialize(repeating: 0, count: maxLag + 2)
         cumulativeMeanNormalised = .allocate(capacity: maxLag + 2)
         cumulativeMeanNormalised.initialize(repeating: 1, count: maxLag + 2)
-        spectralWeight = .allocate(capacity: size / 2 + 1)
-        for k in 0...(size / 2) {
-            let f = Double(k) / Double(size)
-            let fc = emphasisCutoff
-            spectralWeight[k] = fc > 0 ? Float(f * f / (f * f + fc * fc)) : 1
-        }
         window = .allocate(capacity: length)
         windowAutocorrelation = .allocate(capacity: maxLag + 2)
         var energy: Float = 0
@@ -71,7 +57,6 @@ final class DifferenceFunction {
 
     deinit {
         power.deallocate()
-        spectralWeight.deallocate()
         normalised.deallocate()
         cumulativeMeanNormalised.deallocate()
         window.deallocate()
@@ -102,7 +87,7 @@ final class DifferenceFunction {
     /// Returns false when the window is silent (no autocorrelation to normalise).
     func evaluate() -> Bool {
         let spectrum = fft.spectrum
-        for k in 0..<fft.bins { spectrum[k] = (power[k] * spectralWeight[k], 0) }
+        for k in 0..<fft.bins { spectrum[k] = (power[k], 0) }
         fft.inverse()
         let r = fft.input
         guard r[0] > 1e-12 else {

@@ -81,7 +81,7 @@ enum PeakPicking {
         guard lag >= 1 && lag <= maxLag else { return PeriodCandidate(lag: Float(lag), clarity: n[lag]) }
         // The autocorrelation peak may sit one lag beside the difference minimum.
         var lag = lag
-        if lag + 1 <= maxLag && n[lag + 1] > n[lag] && n[lag + 1] >= n[lag - 1] { lag += 1 }
+        if lag + 1 < maxLag && n[lag + 1] > n[lag] && n[lag + 1] >= n[lag - 1] { lag += 1 }
         else if lag - 1 >= 1 && n[lag - 1] > n[lag] { lag -= 1 }
         let a = n[lag - 1], b = n[lag], c = n[lag + 1]
         let curvature = a - 2 * b + c

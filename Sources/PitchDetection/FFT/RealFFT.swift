@@ -17,7 +17,9 @@ final class RealFFT {
     private let forwardPlan: fftwf_plan
     private let inversePlan: fftwf_plan
 
-    init(size: Int) {
+    /// - Parameter measure: let FFTW time candidate algorithms (faster execution, slower
+    ///   planning); for transforms run every frame. Rare transforms use a quick estimate.
+    init(size: Int, measure: Bool = true) {
         precondition(size >= 2 && size % 2 == 0, "FFT size must be even")
         self.size = size
         let input = fftwf_alloc_real(size)!
@@ -25,7 +27,7 @@ final class RealFFT {
         self.input = input
         self.spectrum = spectrum
         // FFTW_MEASURE overwrites the arrays while planning; wisdom makes repeated sizes cheap.
-        let flags = UInt32(FFTW_MEASURE) | UInt32(FFTW_DESTROY_INPUT)
+        let flags = UInt32(measure ? FFTW_MEASURE : FFTW_ESTIMATE) | UInt32(FFTW_DESTROY_INPUT)
         fftwPlannerLock.lock()
         forwardPlan = fftwf_plan_dft_r2c_1d(Int32(size), input, spectrum, flags)!
         inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), spectrum, input, flags)!
@@ -41,6 +43,13 @@ final class RealFFT {
         fftwPlannerLock.unlock()
         fftwf_free(input)
         fftwf_free(spectrum)
+    }
+
+    /// The smallest size ≥ `n` of the form 2^a or 3·2^a (both fast in FFTW).
+    static func goodSize(atLeast n: Int) -> Int {
+        var power = 16
+        while power < n { power *= 2 }
+        return power / 4 * 3 >= n ? power / 4 * 3 : power
     }
 
     func forward() { fftwf_execute(forwardPlan) }

@@ -8,8 +8,10 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Analysis window length in periods of `minFrequency` (3 periods: the autocorrelation
     /// is reliable up to a third of the window once divided by the window's own autocorrelation).
     public var windowPeriods: Double = 3
-    /// Internal analysis rate is the input rate divided by a whole factor, staying at or above this.
-    public var minimumAnalysisRate: Double = 14_000
+    /// Internal analysis rate is the input rate divided by a whole factor, staying at or above this
+    /// (12 kHz from 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz unchanged): voice harmonics up to
+    /// 5.4 kHz carry the period; more bandwidth only costs FFT time.
+    public var minimumAnalysisRate: Double = 11_000
     /// YIN absolute threshold on the cumulative-mean-normalised difference: the first dip
     /// below it is taken (prevents sub-harmonic, octave-too-low picks).
     public var yinThreshold: Float = 0.30
@@ -21,12 +23,12 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Voicing: the centre of the window must carry at least this share of the window's
     /// mean power, so that a note does not "leak" into the silence half a window away.
     public var centreEnergyRatio: Float = 0.12
-    /// Low-frequency de-emphasis of the spectrum before the autocorrelation, Hz (0 = off):
-    /// keeps a bass line from imposing its period on the voice.
-    public var emphasisCutoff: Double = 200
+    /// First-order high-pass on the analysis signal, Hz (0 = off): keeps a bass line from
+    /// imposing its period on the voice (see `LowFrequencyCut`).
+    public var lowCutFrequency: Double = 300
     /// Sub-harmonic check: half (or a third of) the chosen period is taken instead when its
     /// periodicity is at most this much lower.
-    public var subharmonicTolerance: Float = 0.10
+    public var subharmonicTolerance: Float = 0.15
     /// Octave guard: a jump of about an octave away from the previous frame's pitch is only
     /// accepted when its periodicity is no worse than the previous octave's minus this margin.
     public var octaveJumpMargin: Float = 0.08

@@ -32,7 +32,12 @@ public final class PitchDetector: @unchecked Sendable {
 
     private let decimator: Decimator
     private let backingDecimator: Decimator
+    /// Raw analysis-rate microphone samples (level, energy balance).
     private let history: SampleHistory
+    /// The same after the low-frequency cut (period estimation).
+    private let cutHistory: SampleHistory
+    private var lowCut: LowFrequencyCut
+    private var backingLowCut: LowFrequencyCut
     private let backingHistory: SampleHistory
     private let difference: DifferenceFunction
     private let bleed: BleedSuppressor
@@ -70,12 +75,14 @@ public final class PitchDetector: @unchecked Sendable {
         length = max(length, 2 * maxLag + 3)
         halfWindow = (length - 1) / 2
         lookaheadSamples = halfWindow * factor + decimator.groupDelay
-        difference = DifferenceFunction(
-            length: length, maxLag: maxLag, emphasisCutoff: configuration.emphasisCutoff / rate)
+        difference = DifferenceFunction(length: length, maxLag: maxLag)
         let bleedConfig = configuration.bleed
         let maxDelay = max(1, Int((bleedConfig.maxDelaySeconds * rate).rounded()))
         initialDelay = Int((bleedConfig.initialDelaySeconds * rate).rounded())
         history = SampleHistory(capacity: length)
+        cutHistory = SampleHistory(capacity: length)
+        lowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
+        backingLowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
         backingHistory = SampleHistory(capacity: length + maxDelay)
         bleed = BleedSuppressor(fftSize: difference.fft.size, window: difference.window, length: length, configuration: bleedConfig)
         delayEstimator = DelayEstimator(
@@ -101,9 +108,10 @@ public final class PitchDetector: @unchecked Sendable {
                 continue
             }
             history.append(y)
+            cutHistory.append(lowCut.process(y))
             var useBacking = false
             if let backing, let b = backingDecimator.push(backing[i]) {
-                backingHistory.append(b)
+                backingHistory.append(backingLowCut.process(b))
                 delayEstimator.push(mic: y, backing: b)
                 useBacking = true
             }
@@ -146,6 +154,9 @@ public final class PitchDetector: @unchecked Sendable {
         decimator.reset()
         backingDecimator.reset()
         history.reset()
+        cutHistory.reset()
+        lowCut.reset()
+        backingLowCut.reset()
         backingHistory.reset()
         bleed.reset()
         delayEstimator.reset(initialDelay: initialDelay)
@@ -158,15 +169,17 @@ public final class PitchDetector: @unchecked Sendable {
     private func analyzeFrame(withBacking: Bool) -> PitchFrame {
         let time = Double(frameIndex) * Double(hopSamples) / sampleRate
         frameIndex += 1
+        // Level and energy balance from the raw signal: mean power of the central hop
+        // against the whole window (unweighted).
         let window = history.latest(difference.length)
-        let meanPower = difference.load(window)
-        let levelDb = meanPower > 1e-12 ? 10 * log10(meanPower) : -120
-        // Mean power of the central hop against the whole window (unweighted).
         var centre: Float = 0, whole: Float = 0
         let centreStart = halfWindow - hop / 2
         for i in 0..<difference.length { whole += window[i] * window[i] }
         for i in centreStart..<(centreStart + hop) { centre += window[i] * window[i] }
-        let centreShare = whole > 0 ? (centre / Float(hop)) / (whole / Float(difference.length)) : 0
+        let meanPower = whole / Float(difference.length)
+        let levelDb = meanPower > 1e-12 ? 10 * log10(meanPower) : -120
+        let centreShare = whole > 0 ? (centre / Float(hop)) / meanPower : 0
+        _ = difference.load(cutHistory.latest(difference.length))
 
         var voiceShare: Float = 1
         if withBacking {
