@@ -37,7 +37,7 @@ def score_for(voice, rng, seconds=12.0):
     """A list of phrases; each phrase is a list of (midi, duration, vowel)."""
     lo, hi = VOICES[voice]
     t, phrases = 0.3, []
-    while t < seconds - 1.5:
+    while t < seconds - 1.5:  # a phrase running past the end is cut off there
         notes = []
         m = rng.integers(lo, hi + 1)
         for _ in range(rng.integers(2, 6)):
@@ -72,7 +72,9 @@ def synth_voice(voice, seed, rate=RATE, seconds=12.0):
     for notes, rest in phrases:
         start = t
         for i, (m, dur, vowel) in enumerate(notes):
-            a, b = int(t * rate), int((t + dur) * rate)
+            a, b = int(t * rate), min(n, int((t + dur) * rate))
+            if b <= a:
+                break
             tt = (np.arange(a, b) - a) / rate
             target = midi_hz(m)
             curve = np.full(b - a, float(m))
@@ -89,7 +91,7 @@ def synth_voice(voice, seed, rate=RATE, seconds=12.0):
             f0[a:b] = midi_hz(curve)
             vowel_at[a:b] = vowel
             t += dur
-        a, b = int(start * rate), int(t * rate)
+        a, b = int(start * rate), min(n, int(t * rate))
         env = np.ones(b - a)
         r = int(0.02 * rate)
         env[:r] = np.linspace(0, 1, r)

@@ -46,7 +46,7 @@ def run_aubio(sig, rate, method="yinfft"):
     out = np.zeros(n)
     t0 = time.process_time()
     for i in range(n):
-        out[i] = p(x[i * hop:(i + 1) * hop])
+        out[i] = p(x[i * hop:(i + 1) * hop])[0]
     cpu = time.process_time() - t0
     times = ((np.arange(n) + 1) * hop - buf / 2) / rate  # centre of the window ending at this hop
     return times, np.maximum(out, 0), cpu

@@ -9,24 +9,28 @@ import Foundation
 final class Decimator {
     let factor: Int
     let taps: Int
+    /// Largest number of input samples `process` takes per call.
+    let maxBlock: Int
     /// Input samples that must arrive after `m × factor` before output `m` can be produced.
     let groupDelay: Int
     private let coefficients: UnsafeMutablePointer<Float>
-    /// Double-written ring: the last `taps` inputs are always contiguous at `history + writeIndex`.
-    private let history: UnsafeMutablePointer<Float>
-    private var writeIndex = 0
+    /// `taps − 1` samples of history followed by the current block, so every output's
+    /// input span is contiguous.
+    private let buffer: UnsafeMutablePointer<Float>
+    /// Input samples to skip before the next output is due.
     private var countdown: Int
 
-    init(factor: Int, tapsPerPhase: Int = 16) {
+    init(factor: Int, tapsPerPhase: Int = 8, maxBlock: Int = 1024) {
         precondition(factor >= 1)
         self.factor = factor
+        self.maxBlock = maxBlock
         let taps = factor == 1 ? 1 : tapsPerPhase * factor + 1
         self.taps = taps
         groupDelay = (taps - 1) / 2
         countdown = (taps - 1) / 2
         coefficients = .allocate(capacity: taps)
-        history = .allocate(capacity: 2 * taps)
-        history.initialize(repeating: 0, count: 2 * taps)
+        buffer = .allocate(capacity: taps - 1 + maxBlock)
+        buffer.initialize(repeating: 0, count: taps - 1 + maxBlock)
         if factor == 1 {
             coefficients.initialize(to: 1)
         } else {
@@ -48,30 +52,37 @@ final class Decimator {
 
     deinit {
         coefficients.deallocate()
-        history.deallocate()
+        buffer.deallocate()
     }
 
     /// Back to the initial (silent) state.
     func reset() {
-        history.update(repeating: 0, count: 2 * taps)
-        writeIndex = 0
+        buffer.update(repeating: 0, count: taps - 1 + maxBlock)
         countdown = groupDelay
     }
 
-    /// Pushes one input sample; returns an output sample when one is due.
+    /// Filters and downsamples `count ≤ maxBlock` input samples into `output`
+    /// (room for `maxBlock / factor + 1` samples); returns how many outputs were written.
     @inline(__always)
-    func push(_ x: Float) -> Float? {
-        if factor == 1 { return x }
-        history[writeIndex] = x
-        history[writeIndex + taps] = x
-        writeIndex += 1
-        if writeIndex == taps { writeIndex = 0 }
-        if countdown > 0 {
-            countdown -= 1
-            return nil
+    func process(_ input: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>) -> Int {
+        precondition(count <= maxBlock)
+        if factor == 1 {
+            output.update(from: input, count: count)
+            return count
         }
-        countdown = factor - 1
-        return dot(history + writeIndex, coefficients, taps)
+        let history = taps - 1
+        (buffer + history).update(from: input, count: count)
+        var produced = 0
+        var p = countdown
+        while p < count {
+            // Output for the input sample at block index p: its span ends there.
+            output[produced] = dot(buffer + p, coefficients, taps)
+            produced += 1
+            p += factor
+        }
+        countdown = p - count
+        buffer.update(from: buffer + count, count: history)
+        return produced
     }
 
     /// Eight-lane dot product (the scalar loop would not vectorise: float sums are ordered).

@@ -31,6 +31,9 @@ public final class PitchDetector: @unchecked Sendable {
     public let analysisRate: Double
 
     private let decimator: Decimator
+    /// Per-block outputs of the decimators.
+    private let decimated: UnsafeMutablePointer<Float>
+    private let decimatedBacking: UnsafeMutablePointer<Float>
     private let backingDecimator: Decimator
     /// Raw analysis-rate microphone samples (level, energy balance).
     private let history: SampleHistory
@@ -68,6 +71,10 @@ public final class PitchDetector: @unchecked Sendable {
         hop = hopSamples / factor
         decimator = Decimator(factor: factor)
         backingDecimator = Decimator(factor: factor)
+        decimated = .allocate(capacity: decimator.maxBlock / factor + 1)
+        decimatedBacking = .allocate(capacity: decimator.maxBlock / factor + 1)
+        decimated.initialize(repeating: 0, count: decimator.maxBlock / factor + 1)
+        decimatedBacking.initialize(repeating: 0, count: decimator.maxBlock / factor + 1)
         minLag = max(2, Int((rate / configuration.maxFrequency).rounded(.down)) - 1)
         maxLag = Int((rate / configuration.minFrequency).rounded(.up)) + 1
         var length = Int((configuration.windowPeriods * rate / configuration.minFrequency).rounded())
@@ -93,6 +100,11 @@ public final class PitchDetector: @unchecked Sendable {
         untilNextFrame = halfWindow + 1
     }
 
+    deinit {
+        decimated.deallocate()
+        decimatedBacking.deallocate()
+    }
+
     /// Pushes microphone samples (any count, mono, −1…1) and emits every frame completed by them.
     /// - Parameter backing: the backing track as played over the same span (same count,
     ///   same rate), when known; turns on bleed suppression for these samples.
@@ -102,24 +114,33 @@ public final class PitchDetector: @unchecked Sendable {
         emit: (PitchFrame) -> Void
     ) {
         if let backing { precondition(backing.count == samples.count, "backing must cover the same samples") }
-        for i in 0..<samples.count {
-            guard let y = decimator.push(samples[i]) else {
-                if let backing { _ = backingDecimator.push(backing[i]) }
-                continue
-            }
-            history.append(y)
-            cutHistory.append(lowCut.process(y))
+        guard let micBase = samples.baseAddress else { return }
+        var offset = 0
+        while offset < samples.count {
+            let n = min(decimator.maxBlock, samples.count - offset)
+            let produced = decimator.process(micBase + offset, count: n, into: decimated)
             var useBacking = false
-            if let backing, let b = backingDecimator.push(backing[i]) {
-                backingHistory.append(backingLowCut.process(b))
-                delayEstimator.push(mic: y, backing: b)
+            if let backingBase = backing?.baseAddress {
+                // Same factor, same phase: the backing yields exactly as many samples.
+                _ = backingDecimator.process(backingBase + offset, count: n, into: decimatedBacking)
                 useBacking = true
             }
-            untilNextFrame -= 1
-            if untilNextFrame == 0 {
-                untilNextFrame = hop
-                emit(analyzeFrame(withBacking: useBacking))
+            for j in 0..<produced {
+                let y = decimated[j]
+                history.append(y)
+                cutHistory.append(lowCut.process(y))
+                if useBacking {
+                    let b = decimatedBacking[j]
+                    backingHistory.append(backingLowCut.process(b))
+                    delayEstimator.push(mic: y, backing: b)
+                }
+                untilNextFrame -= 1
+                if untilNextFrame == 0 {
+                    untilNextFrame = hop
+                    emit(analyzeFrame(withBacking: useBacking))
+                }
             }
+            offset += n
         }
     }
 
@@ -130,21 +151,19 @@ public final class PitchDetector: @unchecked Sendable {
         var frames: [PitchFrame] = []
         let count = samples.isEmpty ? 0 : (samples.count - 1) / hopSamples + 1
         frames.reserveCapacity(count)
-        let padded = samples + [Float](repeating: 0, count: lookaheadSamples + hopSamples)
-        var paddedBacking: [Float]? = nil
+        let collect: (PitchFrame) -> Void = { if frames.count < count { frames.append($0) } }
+        // The silence after the end completes the last windows.
+        let tail = [Float](repeating: 0, count: lookaheadSamples + hopSamples)
         if let backing {
-            var b = Array(backing.prefix(padded.count))
-            b += [Float](repeating: 0, count: padded.count - b.count)
-            paddedBacking = b
-        }
-        padded.withUnsafeBufferPointer { mic in
-            if let paddedBacking {
-                paddedBacking.withUnsafeBufferPointer { back in
-                    process(mic, backing: back) { if frames.count < count { frames.append($0) } }
-                }
-            } else {
-                process(mic) { if frames.count < count { frames.append($0) } }
+            var aligned = Array(backing.prefix(samples.count))
+            aligned += [Float](repeating: 0, count: samples.count - aligned.count)
+            samples.withUnsafeBufferPointer { mic in
+                aligned.withUnsafeBufferPointer { process(mic, backing: $0, emit: collect) }
             }
+            tail.withUnsafeBufferPointer { process($0, backing: $0, emit: collect) }
+        } else {
+            samples.withUnsafeBufferPointer { process($0, emit: collect) }
+            tail.withUnsafeBufferPointer { process($0, emit: collect) }
         }
         return frames
     }
