@@ -62,8 +62,11 @@ struct PitchCommand: ParsableCommand {
     private func readMono(_ path: String) throws -> (samples: [Float], rate: Double) {
         do {
             let buffer = try AudioFile.read(path: path)
+            guard buffer.sampleRate >= 8_000 else {
+                throw ValidationError("\(path): sample rate \(Int(buffer.sampleRate)) Hz is too low for pitch detection (need ≥ 8000 Hz)")
+            }
             return (buffer.mono(), buffer.sampleRate)
-        } catch {
+        } catch let error as AudioFileError {
             throw ValidationError("cannot read audio file \(error)")
         }
     }
