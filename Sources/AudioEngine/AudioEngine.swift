@@ -1,1 +1,0 @@
-// AudioEngine: filled in by its issue.

@@ -1,1 +1,0 @@
-// EventServer: filled in by its issue.

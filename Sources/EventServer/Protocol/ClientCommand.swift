@@ -1,0 +1,205 @@
+import Foundation
+
+/// Everything a client may ask. On the wire: `{"type":"<case>", "id":<optional int>, ...arguments}`.
+public enum ClientCommand: Sendable, Equatable {
+    /// Ask for a role; `host` needs the room PIN.
+    case hello(role: ClientRole, pin: String?, name: String?)
+    case play
+    case pause
+    case stop
+    case seek(position: Double)
+    case seekLine(part: Int, line: Int)
+    /// Absolute key shift in semitones (−12…12).
+    case key(semitones: Int)
+    /// Absolute tempo ratio (0.5…1.5).
+    case tempo(ratio: Double)
+    /// Loop between two media times, or nil to clear.
+    case loop(LoopPayload?)
+    case next
+    case previous
+    /// Queue a song; `playNow` (host only) loads it at once.
+    case queueAdd(songId: String, requestedBy: String?, playNow: Bool)
+    case queueRemove(itemId: Int)
+    case queueMove(itemId: Int, to: Int)
+    case selectSinger(singer: Int, part: Int, name: String?)
+    case calibrate(singer: Int)
+    case difficulty(Difficulty)
+    case micDelay(singer: Int, milliseconds: Double)
+    /// Re-send the song list (`library` event).
+    case library
+    /// Send this song's results and the leaderboard (`results` event).
+    case results
+
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .play: "play"
+        case .pause: "pause"
+        case .stop: "stop"
+        case .seek: "seek"
+        case .seekLine: "seekLine"
+        case .key: "key"
+        case .tempo: "tempo"
+        case .loop: "loop"
+        case .next: "next"
+        case .previous: "previous"
+        case .queueAdd: "queueAdd"
+        case .queueRemove: "queueRemove"
+        case .queueMove: "queueMove"
+        case .selectSinger: "selectSinger"
+        case .calibrate: "calibrate"
+        case .difficulty: "difficulty"
+        case .micDelay: "micDelay"
+        case .library: "library"
+        case .results: "results"
+        }
+    }
+
+    /// The least role allowed to send this command. `queueAdd` with `playNow` is host-only.
+    public var requiredRole: ClientRole {
+        switch self {
+        case .hello, .library, .results: .display
+        case .queueAdd(_, _, let playNow): playNow ? .host : .guest
+        case .selectSinger: .guest
+        default: .host
+        }
+    }
+}
+
+/// Why a client message was refused before reaching the room.
+public enum CommandDecodingError: Error, Equatable, Sendable {
+    case malformedJSON(String)
+    case unknownCommand(String)
+    case badArguments(command: String, detail: String)
+
+    public var code: String {
+        switch self {
+        case .malformedJSON: "malformedJSON"
+        case .unknownCommand: "unknownCommand"
+        case .badArguments: "badArguments"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .malformedJSON(let detail): "not a JSON object with a string \"type\": \(detail)"
+        case .unknownCommand(let type): "unknown command \"\(type)\""
+        case .badArguments(let command, let detail): "bad arguments for \"\(command)\": \(detail)"
+        }
+    }
+}
+
+/// A decoded command with the client's optional correlation id.
+public struct CommandEnvelope: Sendable, Equatable {
+    public var id: Int?
+    public var command: ClientCommand
+
+    public init(id: Int? = nil, command: ClientCommand) {
+        self.id = id
+        self.command = command
+    }
+
+    /// Parses one client text frame.
+    public static func decode(_ text: String) -> Result<CommandEnvelope, CommandDecodingError> {
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                return .failure(.malformedJSON("top level is not an object"))
+            }
+            object = parsed
+        } catch {
+            return .failure(.malformedJSON("invalid JSON"))
+        }
+        guard let type = object["type"] as? String else { return .failure(.malformedJSON("missing \"type\"")) }
+        let id = (object["id"] as? NSNumber)?.intValue
+        let args = Arguments(command: type, object: object)
+        do {
+            let command: ClientCommand
+            switch type {
+            case "hello":
+                guard let role = ClientRole(rawValue: try args.string("role")) else {
+                    throw CommandDecodingError.badArguments(command: type, detail: "role must be display, guest or host")
+                }
+                command = .hello(role: role, pin: try args.optionalString("pin"), name: try args.optionalString("name"))
+            case "play": command = .play
+            case "pause": command = .pause
+            case "stop": command = .stop
+            case "seek": command = .seek(position: try args.number("position", in: 0...86_400))
+            case "seekLine": command = .seekLine(part: try args.int("part", default: 0), line: try args.int("line"))
+            case "key": command = .key(semitones: try args.int("semitones", in: -12...12))
+            case "tempo": command = .tempo(ratio: try args.number("ratio", in: 0.5...1.5))
+            case "loop":
+                if object["start"] == nil || object["start"] is NSNull {
+                    command = .loop(nil)
+                } else {
+                    let start = try args.number("start", in: 0...86_400), end = try args.number("end", in: 0...86_400)
+                    guard end - start >= 0.5 else {
+                        throw CommandDecodingError.badArguments(command: type, detail: "end must be at least 0.5 s after start")
+                    }
+                    command = .loop(LoopPayload(start: start, end: end))
+                }
+            case "next": command = .next
+            case "previous": command = .previous
+            case "queueAdd":
+                command = .queueAdd(songId: try args.string("songId"), requestedBy: try args.optionalString("requestedBy"),
+                                    playNow: (object["playNow"] as? Bool) ?? false)
+            case "queueRemove": command = .queueRemove(itemId: try args.int("itemId"))
+            case "queueMove": command = .queueMove(itemId: try args.int("itemId"), to: try args.int("to"))
+            case "selectSinger":
+                command = .selectSinger(singer: try args.int("singer", in: 0...7), part: try args.int("part", in: 0...7),
+                                        name: try args.optionalString("name"))
+            case "calibrate": command = .calibrate(singer: try args.int("singer", default: 0))
+            case "difficulty":
+                guard let level = Difficulty(rawValue: try args.string("level")) else {
+                    throw CommandDecodingError.badArguments(command: type, detail: "level must be easy, medium or hard")
+                }
+                command = .difficulty(level)
+            case "micDelay":
+                command = .micDelay(singer: try args.int("singer", in: 0...7), milliseconds: try args.number("ms", in: 0...1000))
+            case "library": command = .library
+            case "results": command = .results
+            default: return .failure(.unknownCommand(type))
+            }
+            return .success(CommandEnvelope(id: id, command: command))
+        } catch let error as CommandDecodingError {
+            return .failure(error)
+        } catch {
+            return .failure(.badArguments(command: type, detail: "\(error)"))
+        }
+    }
+}
+
+/// Typed access to a command's fields with range checks and clear messages.
+private struct Arguments {
+    let command: String
+    let object: [String: Any]
+
+    func fail(_ detail: String) -> CommandDecodingError { .badArguments(command: command, detail: detail) }
+
+    func string(_ key: String) throws -> String {
+        guard let value = object[key] as? String, !value.isEmpty, value.count <= 200 else {
+            throw fail("\"\(key)\" must be a non-empty string")
+        }
+        return value
+    }
+
+    func optionalString(_ key: String) throws -> String? {
+        guard let raw = object[key], !(raw is NSNull) else { return nil }
+        guard let value = raw as? String, value.count <= 200 else { throw fail("\"\(key)\" must be a string") }
+        return value
+    }
+
+    func number(_ key: String, in range: ClosedRange<Double>) throws -> Double {
+        guard let number = object[key] as? NSNumber else { throw fail("\"\(key)\" must be a number") }
+        let value = number.doubleValue
+        guard value.isFinite, range.contains(value) else { throw fail("\"\(key)\" must be within \(range)") }
+        return value
+    }
+
+    func int(_ key: String, in range: ClosedRange<Int> = Int(Int32.min)...Int(Int32.max), default fallback: Int? = nil) throws -> Int {
+        if object[key] == nil, let fallback { return fallback }
+        let value = try number(key, in: Double(range.lowerBound)...Double(range.upperBound))
+        guard value == value.rounded() else { throw fail("\"\(key)\" must be an integer") }
+        return Int(value)
+    }
+}

@@ -1,0 +1,173 @@
+/// Sent on connect (as `display`) and again after every `hello` command with the granted role.
+public struct HelloPayload: Codable, Sendable, Equatable {
+    public var protocolVersion: Int
+    public var clientId: UInt64
+    public var role: ClientRole
+    public var room: String
+    public var song: SongPayload?
+    public var library: [SongSummary]
+    public var state: StatePayload
+    /// Line results of the current song so far.
+    public var results: [LineScorePayload]
+    public init(protocolVersion: Int = ProtocolVersion.current, clientId: UInt64, role: ClientRole, room: String,
+                song: SongPayload?, library: [SongSummary], state: StatePayload, results: [LineScorePayload]) {
+        self.protocolVersion = protocolVersion
+        self.clientId = clientId
+        self.role = role
+        self.room = room
+        self.song = song
+        self.library = library
+        self.state = state
+        self.results = results
+    }
+}
+
+/// The current line of one part changed, or the current syllable within it.
+public struct LinePayloadEvent: Codable, Sendable, Equatable {
+    public var part: Int
+    /// Current line index, or nil between lines (then `next` is the coming one).
+    public var line: Int?
+    public var next: Int?
+    /// Current syllable within `line`, nil before its first syllable.
+    public var syllable: Int?
+    /// Media time of this update; clients interpolate progress from `state`.
+    public var position: Double
+    /// 0…1 through the line and through the syllable at `position`.
+    public var lineProgress: Double
+    public var syllableProgress: Double
+    public init(part: Int, line: Int?, next: Int?, syllable: Int?, position: Double, lineProgress: Double, syllableProgress: Double) {
+        self.part = part
+        self.line = line
+        self.next = next
+        self.syllable = syllable
+        self.position = position
+        self.lineProgress = lineProgress
+        self.syllableProgress = syllableProgress
+    }
+}
+
+public struct PitchPayload: Codable, Sendable, Equatable {
+    public var singer: Int
+    /// Media seconds the frame belongs to (mic delay already removed).
+    public var time: Double
+    /// Detected frequency; 0 when unvoiced.
+    public var hz: Double
+    /// Fractional MIDI note, nil when unvoiced.
+    public var midi: Double?
+    /// MIDI note the singer should sing now (key shift applied), nil outside notes.
+    public var target: Int?
+    public var hit: Bool
+    public init(singer: Int, time: Double, hz: Double, midi: Double?, target: Int?, hit: Bool) {
+        self.singer = singer
+        self.time = time
+        self.hz = hz
+        self.midi = midi
+        self.target = target
+        self.hit = hit
+    }
+}
+
+public struct LineScorePayload: Codable, Sendable, Equatable {
+    public var singer: Int
+    public var part: Int
+    public var line: Int
+    /// Points earned on this line and the most it could give.
+    public var score: Double
+    public var maxScore: Double
+    /// `perfect`, `great`, `good`, `ok`, `poor` (UltraStar-style rating).
+    public var rating: String
+    public init(singer: Int, part: Int, line: Int, score: Double, maxScore: Double, rating: String) {
+        self.singer = singer
+        self.part = part
+        self.line = line
+        self.score = score
+        self.maxScore = maxScore
+        self.rating = rating
+    }
+}
+
+public struct TotalPayload: Codable, Sendable, Equatable {
+    public var singer: Int
+    public var name: String
+    /// Running total, 0…10 000 as in UltraStar.
+    public var score: Double
+    /// Set on the last total of a song.
+    public var final: Bool
+    public init(singer: Int, name: String, score: Double, final: Bool) {
+        self.singer = singer
+        self.name = name
+        self.score = score
+        self.final = final
+    }
+}
+
+public struct QueuePayload: Codable, Sendable, Equatable {
+    public var queue: [QueueItemPayload]
+    public init(queue: [QueueItemPayload]) { self.queue = queue }
+}
+
+public struct DevicePayload: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable { case lost, back }
+    /// `playback`, `mic0`, `mic1`, …
+    public var device: String
+    public var status: Status
+    public var message: String
+    public init(device: String, status: Status, message: String) {
+        self.device = device
+        self.status = status
+        self.message = message
+    }
+}
+
+public struct ErrorPayload: Codable, Sendable, Equatable {
+    /// Stable machine-readable code (see docs/protocol.md).
+    public var code: String
+    public var message: String
+    /// The command type and `id` that caused it, when known.
+    public var command: String?
+    public var id: Int?
+    public init(code: String, message: String, command: String? = nil, id: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.command = command
+        self.id = id
+    }
+}
+
+public struct LibraryPayload: Codable, Sendable, Equatable {
+    public var songs: [SongSummary]
+    public init(songs: [SongSummary]) { self.songs = songs }
+}
+
+/// One leaderboard row (from the score store).
+public struct LeaderboardEntryPayload: Codable, Sendable, Equatable {
+    public var songId: String
+    public var singer: String
+    public var score: Double
+    /// ISO 8601.
+    public var date: String
+    public init(songId: String, singer: String, score: Double, date: String) {
+        self.songId = songId
+        self.singer = singer
+        self.score = score
+        self.date = date
+    }
+}
+
+public struct ResultsPayload: Codable, Sendable, Equatable {
+    public var songId: String?
+    public var lines: [LineScorePayload]
+    public var totals: [TotalPayload]
+    public var leaderboard: [LeaderboardEntryPayload]
+    public init(songId: String?, lines: [LineScorePayload], totals: [TotalPayload], leaderboard: [LeaderboardEntryPayload]) {
+        self.songId = songId
+        self.lines = lines
+        self.totals = totals
+        self.leaderboard = leaderboard
+    }
+}
+
+public struct SongChangePayload: Codable, Sendable, Equatable {
+    public var song: SongPayload?
+    public init(song: SongPayload?) { self.song = song }
+}

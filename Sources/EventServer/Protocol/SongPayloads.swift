@@ -1,0 +1,93 @@
+/// A song as the browser sees it: metadata and every part's lines, syllables and notes.
+public struct SongPayload: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var artist: String
+    /// Seconds of media time.
+    public var duration: Double
+    public var parts: [PartPayload]
+    /// True when any line carries reference notes (note bars can be drawn).
+    public var hasNotes: Bool
+
+    public init(id: String, title: String, artist: String, duration: Double, parts: [PartPayload], hasNotes: Bool) {
+        self.id = id
+        self.title = title
+        self.artist = artist
+        self.duration = duration
+        self.parts = parts
+        self.hasNotes = hasNotes
+    }
+}
+
+public struct PartPayload: Codable, Sendable, Equatable {
+    public var name: String
+    public var lines: [LinePayload]
+    public init(name: String, lines: [LinePayload]) {
+        self.name = name
+        self.lines = lines
+    }
+}
+
+public struct LinePayload: Codable, Sendable, Equatable {
+    public var index: Int
+    public var start: Double
+    public var end: Double
+    public var text: String
+    public var syllables: [SyllablePayload]
+    public init(index: Int, start: Double, end: Double, text: String, syllables: [SyllablePayload]) {
+        self.index = index
+        self.start = start
+        self.end = end
+        self.text = text
+        self.syllables = syllables
+    }
+}
+
+public struct SyllablePayload: Codable, Sendable, Equatable {
+    public var text: String
+    public var start: Double
+    public var end: Double
+    public var note: NotePayload?
+    public init(text: String, start: Double, end: Double, note: NotePayload?) {
+        self.text = text
+        self.start = start
+        self.end = end
+        self.note = note
+    }
+}
+
+public struct NotePayload: Codable, Sendable, Equatable {
+    /// `normal`, `golden`, `freestyle`, `rap`, `goldenRap`.
+    public var kind: String
+    /// Reference pitch as a MIDI note number (60 = C4), before the room's key shift.
+    public var midi: Int
+    public var startBeat: Int
+    public var lengthBeats: Int
+    public init(kind: String, midi: Int, startBeat: Int, lengthBeats: Int) {
+        self.kind = kind
+        self.midi = midi
+        self.startBeat = startBeat
+        self.lengthBeats = lengthBeats
+    }
+}
+
+/// One entry of the song library (no lyrics), for search and the queue.
+public struct SongSummary: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var artist: String
+    public var duration: Double?
+    public var duet: Bool
+    public var hasNotes: Bool
+    /// Present when the song could not be read; it cannot be queued.
+    public var error: String?
+    public init(id: String, title: String, artist: String, duration: Double?, duet: Bool, hasNotes: Bool, error: String?) {
+        self.id = id
+        self.title = title
+        self.artist = artist
+        self.duration = duration
+        self.duet = duet
+        self.hasNotes = hasNotes
+        self.error = error
+    }
+}

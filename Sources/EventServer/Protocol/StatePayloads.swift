@@ -1,0 +1,80 @@
+public enum TransportState: String, Codable, Sendable {
+    case stopped, playing, paused
+}
+
+public struct LoopPayload: Codable, Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
+    }
+}
+
+public struct QueueItemPayload: Codable, Sendable, Equatable {
+    /// Stable while the item is queued (use it for remove/move).
+    public var itemId: Int
+    public var songId: String
+    public var title: String
+    public var artist: String
+    /// Who asked for it, when given.
+    public var requestedBy: String?
+    public init(itemId: Int, songId: String, title: String, artist: String, requestedBy: String?) {
+        self.itemId = itemId
+        self.songId = songId
+        self.title = title
+        self.artist = artist
+        self.requestedBy = requestedBy
+    }
+}
+
+public struct SingerPayload: Codable, Sendable, Equatable {
+    /// Microphone slot: 0 for the first microphone, 1 for the second.
+    public var singer: Int
+    public var name: String
+    /// Which voice part this singer sings (duets).
+    public var part: Int
+    /// Microphone delay compensation, milliseconds.
+    public var micDelayMs: Double
+    public init(singer: Int, name: String, part: Int, micDelayMs: Double) {
+        self.singer = singer
+        self.name = name
+        self.part = part
+        self.micDelayMs = micDelayMs
+    }
+}
+
+/// Everything needed to render the room: sent on every change and once a second.
+public struct StatePayload: Codable, Sendable, Equatable {
+    public var transport: TransportState
+    /// Media seconds being heard at the event's `t`.
+    public var position: Double
+    public var duration: Double
+    public var songId: String?
+    /// Semitones relative to the original key.
+    public var key: Int
+    /// Playback speed ratio (1 = original).
+    public var tempo: Double
+    public var loop: LoopPayload?
+    public var queue: [QueueItemPayload]
+    public var difficulty: Difficulty
+    public var singers: [SingerPayload]
+    /// False in `--no-audio` mode (the clock runs, nothing is played or captured).
+    public var audio: Bool
+
+    public init(transport: TransportState, position: Double, duration: Double, songId: String?, key: Int,
+                tempo: Double, loop: LoopPayload?, queue: [QueueItemPayload], difficulty: Difficulty,
+                singers: [SingerPayload], audio: Bool) {
+        self.transport = transport
+        self.position = position
+        self.duration = duration
+        self.songId = songId
+        self.key = key
+        self.tempo = tempo
+        self.loop = loop
+        self.queue = queue
+        self.difficulty = difficulty
+        self.singers = singers
+        self.audio = audio
+    }
+}

@@ -1,0 +1,83 @@
+import Logging
+import Synchronization
+
+public enum EventServerError: Error, Equatable, CustomStringConvertible {
+    case cannotListen(host: String, port: Int)
+    case alreadyStarted
+
+    public var description: String {
+        switch self {
+        case .cannotListen(let host, let port): "cannot listen on \(host):\(port) (address in use or not available?)"
+        case .alreadyStarted: "the event server is already running"
+        }
+    }
+}
+
+/// Counters for logs, tests and the load report.
+public struct EventServerStatistics: Sendable, Equatable {
+    public var connectedClients = 0
+    public var totalConnections = 0
+    public var droppedMessages = 0
+    public var slowClientCloses = 0
+    public var oversizeCloses = 0
+    public var rateLimitedMessages = 0
+    public var rateLimitCloses = 0
+    public var rejectedOrigins = 0
+    /// Encode-to-socket delay of every message written to a client.
+    public var deliveries = DeliveryHistogram()
+}
+
+/// HTTP for `public/` plus WebSocket push on one port (libwebsockets).
+///
+/// Thread-safe: `broadcast`, `send` and `close` may be called from any thread (never
+/// from a real-time audio callback: they take a short mutex). They only queue the work
+/// and wake the lws service thread.
+public final class EventServer: Sendable {
+    public let configuration: EventServerConfiguration
+    private let logger: Logger
+    private let loop = Mutex<EventLoopThread?>(nil)
+    private let boundPort = Atomic<Int>(0)
+
+    public init(configuration: EventServerConfiguration, logger: Logger = Logger(label: "karaoke.events")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Starts listening; returns once the port is bound. `delegate` is kept until `stop()`.
+    public func start(delegate: any EventServerDelegate) throws {
+        try loop.withLock { current in
+            guard current == nil else { throw EventServerError.alreadyStarted }
+            let thread = EventLoopThread(configuration: configuration, delegate: delegate, logger: logger)
+            boundPort.store(try thread.start(), ordering: .releasing)
+            current = thread
+        }
+    }
+
+    /// The port actually bound (useful with `port: 0`).
+    public var port: Int { boundPort.load(ordering: .acquiring) }
+
+    public func broadcast(_ message: OutboundMessage) { submit(.broadcast(message)) }
+    public func send(_ message: OutboundMessage, to client: ClientID) { submit(.send(message, to: client)) }
+
+    /// Closes one client after the messages already queued for it (WebSocket close code).
+    public func close(_ client: ClientID, status: UInt16 = 1000, reason: String = "") {
+        submit(.close(client, status: status, reason: reason))
+    }
+
+    public var statistics: EventServerStatistics {
+        loop.withLock { $0?.statistics.withLock { $0 } } ?? lastStatistics.withLock { $0 }
+    }
+    /// Kept after `stop()` so the final figures can still be read.
+    private let lastStatistics = Mutex(EventServerStatistics())
+
+    /// Stops the service thread and frees the context. Idempotent.
+    public func stop() {
+        let thread = loop.withLock { current in defer { current = nil }; return current }
+        thread?.stop()
+        if let thread { lastStatistics.withLock { $0 = thread.statistics.withLock { $0 } } }
+    }
+
+    private func submit(_ work: PendingWork) {
+        loop.withLock { $0 }?.submit(work)
+    }
+}

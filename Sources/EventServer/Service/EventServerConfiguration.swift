@@ -1,0 +1,41 @@
+/// Everything the transport needs to know; nothing about songs or rooms.
+public struct EventServerConfiguration: Sendable {
+    /// Address to bind (`127.0.0.1`, `0.0.0.0`, `::`); `nil` binds every interface.
+    public var host: String?
+    /// TCP port; 0 lets the kernel choose (read it back from `EventServer.port`).
+    public var port: Int
+    /// Directory served over HTTP (absolute or relative to the working directory).
+    public var publicDirectory: String
+    /// Extra paths that serve a page of `publicDirectory`, e.g. `"/remote": "remote.html"`.
+    public var pageRoutes: [String: String]
+    /// Extensions lws does not know by default, e.g. `".webmanifest": "application/manifest+json"`.
+    public var extraMimeTypes: [String: String]
+    /// Seconds a browser may reuse a file before revalidating it with its ETag.
+    public var cacheMaxAge: Int
+    /// Browser origins accepted besides the server's own host (e.g. `http://tv.local:8080`).
+    public var allowedOrigins: [String]
+    /// Largest WebSocket message a client may send; bigger closes the connection (1009).
+    public var maxInboundMessageBytes: Int
+    /// Client messages per second (sustained) and burst.
+    public var rateLimit: RateLimiter.Limits
+    /// Per-client outbound queue bounds (see `OutboundQueue`).
+    public var queueLimits: OutboundQueue.Limits
+
+    public init(
+        host: String? = "127.0.0.1", port: Int = 8080, publicDirectory: String = "public",
+        pageRoutes: [String: String] = [:], extraMimeTypes: [String: String] = StaticMount.defaultExtraMimeTypes,
+        cacheMaxAge: Int = 30, allowedOrigins: [String] = [], maxInboundMessageBytes: Int = 64 * 1024,
+        rateLimit: RateLimiter.Limits = .init(), queueLimits: OutboundQueue.Limits = .init()
+    ) {
+        self.host = host
+        self.port = port
+        self.publicDirectory = publicDirectory
+        self.pageRoutes = pageRoutes
+        self.extraMimeTypes = extraMimeTypes
+        self.cacheMaxAge = cacheMaxAge
+        self.allowedOrigins = allowedOrigins
+        self.maxInboundMessageBytes = maxInboundMessageBytes
+        self.rateLimit = rateLimit
+        self.queueLimits = queueLimits
+    }
+}

@@ -1,0 +1,28 @@
+/// Identifies one WebSocket connection for the life of the server.
+public typealias ClientID = UInt64
+
+/// What the transport knows about a new connection.
+public struct ClientInfo: Sendable, Equatable {
+    public var id: ClientID
+    public var peerAddress: String
+    public var origin: String?
+}
+
+/// Problems the transport detects itself and reports instead of delivering a message.
+public enum TransportViolation: Sendable, Equatable {
+    /// More messages than the rate limit allows; the message was discarded.
+    case rateLimited
+    /// A binary frame; the protocol is JSON text only.
+    case binaryFrame
+    /// Not valid UTF-8.
+    case invalidText
+}
+
+/// Receives what clients do. Called on the lws service thread: implementations must
+/// return quickly and never block (hand the work to their own queue).
+public protocol EventServerDelegate: AnyObject, Sendable {
+    func clientConnected(_ client: ClientInfo)
+    func client(_ id: ClientID, sent text: String)
+    func client(_ id: ClientID, violated violation: TransportViolation)
+    func clientDisconnected(_ id: ClientID)
+}

@@ -1,0 +1,13 @@
+import EventServer
+
+/// How the room reaches browsers. `EventServer` is the real one; tests may record.
+public protocol RoomTransport: AnyObject, Sendable {
+    func broadcast(_ event: ServerEvent)
+    func send(_ event: ServerEvent, to client: ClientID)
+    func close(_ client: ClientID, status: UInt16, reason: String)
+}
+
+extension EventServer: RoomTransport {
+    public func broadcast(_ event: ServerEvent) { broadcast(event.message()) }
+    public func send(_ event: ServerEvent, to client: ClientID) { send(event.message(), to: client) }
+}

@@ -1,1 +1,0 @@
-// KaraokeRoom: filled in by its issue.

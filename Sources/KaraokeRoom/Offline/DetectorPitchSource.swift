@@ -1,0 +1,25 @@
+import PitchDetection
+import Scoring
+import SongModel
+
+/// Pitch samples from our `PitchDetector` (one per detector frame, 10 ms apart by default).
+public struct DetectorPitchSource: PitchSampleSource {
+    public var configuration: PitchDetectorConfiguration
+
+    public init(configuration: PitchDetectorConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    public func pitchSamples(of mono: [Float], sampleRate: Double) -> [PitchSample] {
+        let detector = PitchDetector(sampleRate: sampleRate, configuration: configuration)
+        return detector.analyze(mono).map(Self.sample)
+    }
+
+    /// Frame time is the centre of the analysis window: when the sound was in the recording.
+    static func sample(_ frame: PitchFrame) -> PitchSample {
+        PitchSample(
+            time: frame.time,
+            midi: frame.isVoiced ? MusicalPitch.midi(fromHz: Double(frame.frequency)) : nil,
+            levelDb: Double(frame.levelDb))
+    }
+}

@@ -1,0 +1,456 @@
+import Dispatch
+import EventServer
+import Logging
+import LyricTimeline
+import SongModel
+
+/// One karaoke room: song library, queue, current song, transport and settings, and the
+/// clients watching it. Every mutable field lives on `queue`; public methods hop onto it,
+/// so nothing here ever runs on the lws service thread or an audio thread.
+public final class Room: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var name: String
+        public var pin: RoomPin
+        /// False for `--no-audio` (reported to clients in `state.audio`).
+        public var audio: Bool
+        /// How often the ticker samples the position for `line` events.
+        public var tickInterval: Double
+        /// How often `state` is re-sent while playing.
+        public var stateInterval: Double
+
+        public init(name: String = "karaoke", pin: RoomPin, audio: Bool, tickInterval: Double = 0.03, stateInterval: Double = 1) {
+            self.name = name
+            self.pin = pin
+            self.audio = audio
+            self.tickInterval = tickInterval
+            self.stateInterval = stateInterval
+        }
+    }
+
+    public let options: Options
+    let queue = DispatchQueue(label: "karaoke.room", qos: .userInitiated)
+    private let player: any RoomPlayer
+    private let catalog: any SongCatalog
+    private let logger: Logger
+    private var transport: (any RoomTransport)?
+    private var liveSession: (any RoomLiveSession)?
+    private var leaderboard: (any RoomLeaderboard)?
+
+    private var entries: [CatalogEntry] = []
+    private var current: (entry: CatalogEntry, song: Song, payload: SongPayload, timelines: [Timeline])?
+    private var settings = RoomSettings()
+    private var songQueue = SongQueue()
+    private var history: [String] = []
+    private var transportState: TransportState = .stopped
+    private var clients: [ClientID: ClientSession] = [:]
+    private var linePositions: [Int: TimelinePosition] = [:]
+    private var results: [LineScorePayload] = []
+    private var totals: [Int: TotalPayload] = [:]
+    private var lastStateSent = 0.0
+    private var timer: (any DispatchSourceTimer)?
+
+    public init(player: any RoomPlayer, catalog: any SongCatalog, options: Options,
+                logger: Logger = Logger(label: "karaoke.room")) {
+        self.player = player
+        self.catalog = catalog
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Wires the room to its transport and optional collaborators, scans the library and
+    /// starts the ticker. Call once, before the transport accepts clients.
+    public func start(transport: any RoomTransport, liveSession: (any RoomLiveSession)? = nil,
+                      leaderboard: (any RoomLeaderboard)? = nil) {
+        queue.sync {
+            self.transport = transport
+            self.liveSession = liveSession
+            self.leaderboard = leaderboard
+            entries = catalog.entries()
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now(), repeating: options.tickInterval, leeway: .milliseconds(2))
+            timer.setEventHandler { [weak self] in self?.tick() }
+            timer.resume()
+            self.timer = timer
+        }
+    }
+
+    public func shutdown() {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+            player.stop()
+        }
+    }
+
+    /// The songs offered, as scanned at start.
+    public var library: [SongSummary] { queue.sync { entries.map(SongPayloadBuilder.summary(for:)) } }
+
+    /// Loads a song by id (the `--song` option). Throws a message naming the problem.
+    public func load(songId: String, autoplay: Bool = false) throws {
+        try queue.sync {
+            try loadSong(songId)
+            if autoplay { startPlaying() }
+            broadcastState()
+        }
+    }
+
+    /// The delegate to hand to `EventServer.start`.
+    public var connectionHandler: any EventServerDelegate { RoomConnectionHandler(room: self) }
+
+    // MARK: - Clients (called from the transport thread, hop onto the queue)
+
+    func clientConnected(_ client: ClientInfo) {
+        queue.async { [self] in
+            clients[client.id] = ClientSession()
+            sendHello(to: client.id)
+        }
+    }
+
+    func clientDisconnected(_ id: ClientID) {
+        queue.async { [self] in clients[id] = nil }
+    }
+
+    func clientViolated(_ id: ClientID, _ violation: TransportViolation) {
+        queue.async { [self] in
+            switch violation {
+            case .rateLimited: sendError(to: id, code: "rateLimited", message: "too many messages; slow down", command: nil, id: nil)
+            case .binaryFrame: sendError(to: id, code: "binaryFrame", message: "binary frames are not part of the protocol", command: nil, id: nil)
+            case .invalidText: sendError(to: id, code: "malformedJSON", message: "message is not valid UTF-8", command: nil, id: nil)
+            }
+        }
+    }
+
+    func clientSent(_ id: ClientID, _ text: String) {
+        queue.async { [self] in
+            guard let session = clients[id] else { return }
+            switch CommandEnvelope.decode(text) {
+            case .failure(let error):
+                sendError(to: id, code: error.code, message: error.message, command: nil, id: nil)
+            case .success(let envelope):
+                let command = envelope.command
+                guard session.role >= command.requiredRole else {
+                    sendError(to: id, code: "forbidden",
+                              message: "\"\(command.type)\" needs the \(command.requiredRole.rawValue) role; you are \(session.role.rawValue)",
+                              command: command.type, id: envelope.id)
+                    return
+                }
+                do {
+                    try perform(command, from: id)
+                } catch let error as RoomCommandError {
+                    sendError(to: id, code: error.code, message: error.message, command: command.type, id: envelope.id)
+                } catch {
+                    sendError(to: id, code: "failed", message: "\(error)", command: command.type, id: envelope.id)
+                }
+            }
+        }
+    }
+
+    // MARK: - Commands
+
+    private func perform(_ command: ClientCommand, from client: ClientID) throws {
+        switch command {
+        case .hello(let role, let pin, let name):
+            if role == .host && !options.pin.matches(pin) {
+                throw RoomCommandError("badPin", "wrong room PIN (it is printed where the server was started)")
+            }
+            clients[client]?.role = role
+            clients[client]?.name = name
+            sendHello(to: client)
+            return
+        case .library:
+            transport?.send(.library(LibraryPayload(songs: entries.map(SongPayloadBuilder.summary(for:)))), to: client)
+            return
+        case .results:
+            transport?.send(.results(resultsPayload()), to: client)
+            return
+        case .play:
+            if current == nil {
+                guard let item = songQueue.popFirst() else { throw RoomCommandError("nothingToPlay", "no song loaded and the queue is empty") }
+                try loadSong(item.songId)
+            }
+            startPlaying()
+        case .pause:
+            player.pause()
+            if transportState == .playing { transportState = .paused }
+        case .stop:
+            player.stop()
+            transportState = .stopped
+            liveSession?.roomStopped()
+            emitLinePositions(force: true)
+        case .seek(let position):
+            try requireSong()
+            seek(to: position)
+        case .seekLine(let part, let line):
+            guard let current else { throw RoomCommandError("noSong", "no song loaded") }
+            guard current.song.parts.indices.contains(part), current.song.parts[part].lines.indices.contains(line) else {
+                throw RoomCommandError("badArguments", "no line \(line) in part \(part)")
+            }
+            seek(to: current.song.parts[part].lines[line].start)
+        case .key(let semitones):
+            settings.key = semitones
+            player.setKey(semitones: semitones)
+            liveSession?.roomSettingsChanged(settings)
+        case .tempo(let ratio):
+            settings.tempo = ratio
+            player.setTempo(ratio)
+            liveSession?.roomSettingsChanged(settings)
+        case .loop(let range):
+            try requireSong()
+            let duration = current?.payload.duration ?? 0
+            if let range, range.end > duration {
+                throw RoomCommandError("badArguments", "loop end \(range.end) s is past the song's end (\(duration) s)")
+            }
+            settings.loop = range.map { $0.start...$0.end }
+            player.setLoop(settings.loop)
+            liveSession?.roomSettingsChanged(settings)
+        case .next:
+            guard let item = songQueue.popFirst() else { throw RoomCommandError("queueEmpty", "the queue is empty") }
+            try loadSong(item.songId)
+            startPlaying()
+            broadcastQueue()
+        case .previous:
+            if player.position > 3 || history.isEmpty {
+                seek(to: 0)
+            } else {
+                let previous = history.removeLast()
+                if let current {
+                    _ = songQueue.append(songId: current.entry.id, title: current.payload.title, artist: current.payload.artist, requestedBy: nil)
+                    if let last = songQueue.items.last { songQueue.move(itemId: last.itemId, to: 0) }
+                }
+                try loadSong(previous, recordHistory: false)
+                startPlaying()
+                broadcastQueue()
+            }
+        case .queueAdd(let songId, let requestedBy, let playNow):
+            let entry = try playableEntry(songId)
+            if playNow {
+                try loadSong(entry.id)
+                startPlaying()
+            } else {
+                _ = songQueue.append(songId: entry.id, title: SongPayloadBuilder.summary(for: entry).title,
+                                     artist: entry.song?.metadata.artist ?? "", requestedBy: requestedBy ?? clients[client]?.name)
+                broadcastQueue()
+            }
+        case .queueRemove(let itemId):
+            guard songQueue.remove(itemId: itemId) else { throw RoomCommandError("badArguments", "no queue item \(itemId)") }
+            broadcastQueue()
+        case .queueMove(let itemId, let to):
+            guard songQueue.move(itemId: itemId, to: to) else { throw RoomCommandError("badArguments", "no queue item \(itemId)") }
+            broadcastQueue()
+        case .selectSinger(let singer, let part, let name):
+            let partCount = max(1, current?.song.parts.count ?? 2)
+            guard part < max(partCount, 2) else { throw RoomCommandError("badArguments", "no part \(part)") }
+            if let index = settings.singers.firstIndex(where: { $0.singer == singer }) {
+                settings.singers[index].part = part
+                if let name, !name.isEmpty { settings.singers[index].name = name }
+            } else {
+                settings.singers.append(SingerPayload(singer: singer, name: name ?? "Singer \(singer + 1)", part: part, micDelayMs: 0))
+                settings.singers.sort { $0.singer < $1.singer }
+            }
+            liveSession?.roomSettingsChanged(settings)
+        case .calibrate(let singer):
+            guard let liveSession else {
+                throw RoomCommandError("unavailable", "microphone calibration needs audio (the server runs with --no-audio)")
+            }
+            try liveSession.calibrate(singer: singer)
+        case .difficulty(let level):
+            settings.difficulty = level
+            liveSession?.roomSettingsChanged(settings)
+        case .micDelay(let singer, let milliseconds):
+            guard let index = settings.singers.firstIndex(where: { $0.singer == singer }) else {
+                throw RoomCommandError("badArguments", "no singer \(singer)")
+            }
+            settings.singers[index].micDelayMs = milliseconds
+            liveSession?.roomSettingsChanged(settings)
+        }
+        broadcastState()
+    }
+
+    private func requireSong() throws {
+        if current == nil { throw RoomCommandError("noSong", "no song loaded") }
+    }
+
+    private func playableEntry(_ songId: String) throws -> CatalogEntry {
+        guard let entry = entries.first(where: { $0.id == songId }) else {
+            throw RoomCommandError("unknownSong", "no song \"\(songId)\" in the library")
+        }
+        guard entry.song != nil else {
+            throw RoomCommandError("unreadableSong", "song \"\(songId)\" cannot be read: \(entry.error ?? "unknown error")")
+        }
+        return entry
+    }
+
+    private func loadSong(_ songId: String, recordHistory: Bool = true) throws {
+        let entry = try playableEntry(songId)
+        guard let song = entry.song else { return }
+        let payload = SongPayloadBuilder.payload(for: entry, song: song)
+        try player.load(backingTrack: entry.backingTrackPath, duration: payload.duration)
+        if recordHistory, let previous = current?.entry.id { history.append(previous) }
+        current = (entry, song, payload, song.parts.map(Timeline.init(part:)))
+        transportState = .stopped
+        settings.loop = nil
+        player.setLoop(nil)
+        player.setKey(semitones: settings.key)
+        player.setTempo(settings.tempo)
+        results = []
+        totals = [:]
+        linePositions = [:]
+        logger.info("loaded \(songId): \(song.metadata.artist) – \(song.metadata.title)")
+        liveSession?.roomLoaded(entry, settings: settings)
+        transport?.broadcast(.song(SongChangePayload(song: payload)))
+    }
+
+    private func startPlaying() {
+        player.play()
+        transportState = .playing
+    }
+
+    private func seek(to position: Double) {
+        player.seek(to: min(max(0, position), current?.payload.duration ?? 0))
+        liveSession?.roomSeeked(to: player.position)
+        emitLinePositions(force: true)
+    }
+
+    // MARK: - Ticker
+
+    private func tick() {
+        guard current != nil else { return }
+        if transportState == .playing && !player.isPlaying {
+            finishSong()
+            return
+        }
+        emitLinePositions(force: false)
+        if transportState == .playing && MonotonicClock.now() - lastStateSent >= options.stateInterval {
+            broadcastState()
+        }
+    }
+
+    private func finishSong() {
+        logger.info("song finished: \(current?.entry.id ?? "-")")
+        for singer in totals.keys { totals[singer]?.final = true }
+        transport?.broadcast(.results(resultsPayload()))
+        if let item = songQueue.popFirst(), (try? loadSong(item.songId)) != nil {
+            startPlaying()
+            broadcastQueue()
+        } else {
+            transportState = .stopped
+            liveSession?.roomStopped()
+        }
+        broadcastState()
+    }
+
+    private func emitLinePositions(force: Bool) {
+        guard let current else { return }
+        let position = player.position
+        for (partIndex, timeline) in current.timelines.enumerated() {
+            let located = timeline.lookup(at: position)
+            let previous = linePositions[partIndex]
+            if force || previous?.current != located.current || previous?.syllable != located.syllable || previous?.next != located.next {
+                linePositions[partIndex] = located
+                transport?.broadcast(.line(Self.lineEvent(part: partIndex, located, at: position)))
+            }
+        }
+    }
+
+    private static func lineEvent(part: Int, _ located: TimelinePosition, at position: Double) -> LinePayloadEvent {
+        LinePayloadEvent(part: part, line: located.current, next: located.next, syllable: located.syllable,
+                         position: position, lineProgress: located.lineProgress, syllableProgress: located.syllableProgress)
+    }
+
+    // MARK: - Outgoing
+
+    func statePayload() -> StatePayload {
+        StatePayload(
+            transport: transportState, position: player.position, duration: current?.payload.duration ?? 0,
+            songId: current?.entry.id, key: settings.key, tempo: settings.tempo,
+            loop: settings.loop.map { LoopPayload(start: $0.lowerBound, end: $0.upperBound) },
+            queue: songQueue.items, difficulty: settings.difficulty, singers: settings.singers, audio: options.audio)
+    }
+
+    private func broadcastState() {
+        lastStateSent = MonotonicClock.now()
+        transport?.broadcast(.state(statePayload()))
+    }
+
+    private func broadcastQueue() {
+        transport?.broadcast(.queue(QueuePayload(queue: songQueue.items)))
+    }
+
+    private func sendHello(to client: ClientID) {
+        guard let session = clients[client] else { return }
+        transport?.send(.hello(HelloPayload(
+            clientId: client, role: session.role, room: options.name, song: current?.payload,
+            library: entries.map(SongPayloadBuilder.summary(for:)), state: statePayload(), results: results)), to: client)
+        if let current {
+            let position = player.position
+            for (partIndex, timeline) in current.timelines.enumerated() {
+                transport?.send(.line(Self.lineEvent(part: partIndex, timeline.lookup(at: position), at: position)), to: client)
+            }
+        }
+    }
+
+    private func sendError(to client: ClientID, code: String, message: String, command: String?, id: Int?) {
+        transport?.send(.error(ErrorPayload(code: code, message: message, command: command, id: id)), to: client)
+    }
+
+    private func resultsPayload() -> ResultsPayload {
+        let songId = current?.entry.id
+        return ResultsPayload(songId: songId, lines: results, totals: totals.values.sorted { $0.singer < $1.singer },
+                              leaderboard: leaderboard?.leaderboard(songId: songId) ?? [])
+    }
+
+    // MARK: - Live pipeline results (RoomEventSink)
+
+    fileprivate func recordLineScore(_ score: LineScorePayload) {
+        queue.async { [self] in
+            results.append(score)
+            transport?.broadcast(.lineScore(score))
+        }
+    }
+
+    fileprivate func recordTotal(_ total: TotalPayload) {
+        queue.async { [self] in
+            totals[total.singer] = total
+            transport?.broadcast(.total(total))
+        }
+    }
+
+    fileprivate func forward(_ event: ServerEvent) {
+        queue.async { [self] in transport?.broadcast(event) }
+    }
+}
+
+extension Room: RoomEventSink {
+    /// Pitch frames are droppable in the transport queues; the room keeps no copy.
+    public func publishPitch(_ pitch: PitchPayload) {
+        queue.async { [self] in transport?.broadcast(.pitch(pitch)) }
+    }
+    public func publishLineScore(_ score: LineScorePayload) { recordLineScore(score) }
+    public func publishTotal(_ total: TotalPayload) { recordTotal(total) }
+    public func publishDevice(_ device: DevicePayload) { forward(.device(device)) }
+}
+
+/// Leaderboard rows for the results view (the score store implements it).
+public protocol RoomLeaderboard: Sendable {
+    func leaderboard(songId: String?) -> [LeaderboardEntryPayload]
+}
+
+/// A command the room refused, with the code and message sent back to the client.
+struct RoomCommandError: Error {
+    let code: String
+    let message: String
+    init(_ code: String, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// Bridges lws callbacks (service thread) to the room's queue.
+final class RoomConnectionHandler: EventServerDelegate {
+    private let room: Room
+    init(room: Room) { self.room = room }
+    func clientConnected(_ client: ClientInfo) { room.clientConnected(client) }
+    func client(_ id: ClientID, sent text: String) { room.clientSent(id, text) }
+    func client(_ id: ClientID, violated violation: TransportViolation) { room.clientViolated(id, violation) }
+    func clientDisconnected(_ id: ClientID) { room.clientDisconnected(id) }
+}

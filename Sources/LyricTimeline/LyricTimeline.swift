@@ -1,1 +1,0 @@
-// LyricTimeline: filled in by its issue.

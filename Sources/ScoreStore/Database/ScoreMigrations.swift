@@ -1,0 +1,40 @@
+import GRDB
+
+/// Schema history. Append new migrations; never edit a shipped one.
+enum ScoreMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: performances and line results") { db in
+            try db.create(table: "performance") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("songId", .text).notNull().indexed()
+                t.column("songTitle", .text).notNull()
+                t.column("singer", .text).notNull().indexed()
+                t.column("part", .integer).notNull()
+                t.column("difficulty", .text).notNull()
+                t.column("mode", .text).notNull()
+                t.column("keyShift", .integer).notNull()
+                t.column("tempo", .double).notNull()
+                t.column("basis", .text).notNull()
+                t.column("total", .integer).notNull()
+                t.column("startedAt", .datetime).notNull()
+                t.column("finishedAt", .datetime)
+                t.column("status", .text).notNull()
+            }
+            try db.create(table: "lineResult") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("performance", onDelete: .cascade).notNull()
+                t.column("lineIndex", .integer).notNull()
+                t.column("text", .text).notNull()
+                t.column("score", .double).notNull()
+                t.column("maxScore", .double).notNull()
+                t.column("bonus", .double).notNull()
+                t.column("perfection", .double).notNull()
+                t.column("rating", .text).notNull()
+                t.column("notesJSON", .text).notNull()
+                t.uniqueKey(["performanceId", "lineIndex"])
+            }
+        }
+        return migrator
+    }
+}

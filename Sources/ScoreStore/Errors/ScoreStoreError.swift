@@ -1,0 +1,43 @@
+import GRDB
+
+/// What can go wrong with the score database, phrased for the person running the server.
+/// The store never deletes, truncates or replaces a database it cannot read.
+public enum ScoreStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file exists but is not a readable SQLite database.
+    case corrupt(path: String, detail: String)
+    /// Another process kept the database locked longer than the busy timeout.
+    case locked(path: String, waitedSeconds: Double)
+    case cannotOpen(path: String, detail: String)
+    case noSuchPerformance(id: Int64)
+    case database(path: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .corrupt(let path, let detail):
+            "\(path): the score database is damaged or not a database (\(detail)). It was left untouched; "
+                + "move it aside (earlier results stay in it for recovery) or point --database elsewhere."
+        case .locked(let path, let waited):
+            "\(path): the score database is locked by another program; gave up after \(waited) s. "
+                + "Close the other program (another karaoke server or an sqlite3 shell) and try again."
+        case .cannotOpen(let path, let detail):
+            "\(path): cannot open the score database (\(detail))."
+        case .noSuchPerformance(let id):
+            "no performance with id \(id) in the score database"
+        case .database(let path, let detail):
+            "\(path): score database error: \(detail)"
+        }
+    }
+
+    /// Classifies a GRDB/SQLite error for `path`.
+    static func from(_ error: any Error, path: String, busyTimeout: Double) -> ScoreStoreError {
+        if let known = error as? ScoreStoreError { return known }
+        guard let db = error as? DatabaseError else { return .database(path: path, detail: "\(error)") }
+        let detail = db.message ?? "\(db.resultCode)"
+        switch db.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: detail)
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waitedSeconds: busyTimeout)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY: return .cannotOpen(path: path, detail: detail)
+        default: return .database(path: path, detail: detail)
+        }
+    }
+}

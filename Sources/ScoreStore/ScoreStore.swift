@@ -1,1 +1,0 @@
-// ScoreStore: filled in by its issue.

@@ -1,0 +1,61 @@
+import SongModel
+
+/// The UltraStar point system: 10000 = 9000 for notes + 1000 line bonus.
+public struct ScoringRules: Sendable, Equatable, Codable {
+    public var maxScore: Double
+    /// Shared equally by the lines that have judged notes.
+    public var lineBonusTotal: Double
+    /// A sample below this level counts as silence, whatever the detector says.
+    public var voicingGateDb: Double
+
+    public init(maxScore: Double = 10000, lineBonusTotal: Double = 1000, voicingGateDb: Double = -45) {
+        self.maxScore = maxScore
+        self.lineBonusTotal = lineBonusTotal
+        self.voicingGateDb = voicingGateDb
+    }
+
+    public static let ultraStar = ScoringRules()
+
+    public var notesTotal: Double { maxScore - lineBonusTotal }
+
+    /// Points weight of one beat of a note of this kind.
+    public static func weight(of kind: NoteKind) -> Double {
+        switch kind {
+        case .freestyle: 0
+        case .normal, .rap: 1
+        case .golden, .goldenRap: 2
+        }
+    }
+
+    /// `sung − target` in semitones after moving `sung` by whole octaves to the
+    /// octave nearest the target, so the result lies in −6 ..< +6.
+    public static func foldedDeviation(sung: Double, target: Double) -> Double {
+        let d = (sung - target).truncatingRemainder(dividingBy: 12)
+        if d >= 6 { return d - 12 }
+        if d < -6 { return d + 12 }
+        return d
+    }
+
+    /// Practice credit: full within half a semitone, none beyond 1.5, linear between.
+    public static func practiceCredit(deviation: Double) -> Double {
+        let e = abs(deviation)
+        if e <= 0.5 { return 1 }
+        if e >= 1.5 { return 0 }
+        return 1.5 - e
+    }
+
+    /// How well a line was sung, 0…1: `clamp(score / (max − 2), 0, 1)` in points,
+    /// as UltraStar Deluxe does (the 2 points forgive rounding at note edges).
+    /// Lines worth 2 points or less have no slack, so silence still earns nothing.
+    public static func perfection(lineScore: Double, lineMax: Double) -> Double {
+        guard lineMax > 0 else { return 0 }
+        let denominator = lineMax > 2 ? lineMax - 2 : lineMax
+        return min(max(lineScore / denominator, 0), 1)
+    }
+
+    /// `lineBonusTotal / lines × perfection`.
+    public func lineBonus(perfection: Double, judgedLineCount: Int) -> Double {
+        guard judgedLineCount > 0 else { return 0 }
+        return lineBonusTotal / Double(judgedLineCount) * perfection
+    }
+}

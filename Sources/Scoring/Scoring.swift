@@ -1,1 +1,0 @@
-// Scoring: filled in by its issue.

@@ -1,0 +1,46 @@
+import Foundation
+import SongModel
+
+/// Reads any supported song file, choosing the reader by extension and content.
+public enum SongFileReader {
+    /// Largest file accepted; real lyric files are a few kB, this guards against pointing at audio.
+    public static let maximumFileSize = 8 << 20
+
+    public static func read(path: String) throws(SongFileError) -> Song {
+        let bytes = try readBytes(path: path)
+        return try read(bytes: bytes, path: path)
+    }
+
+    /// Reads bytes already loaded; `path` decides the format by its extension and names errors.
+    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
+        switch SongFileKind.detect(path: path, bytes: bytes) {
+        case .ultraStar: return try UltraStarReader.read(bytes: bytes, path: path)
+        case .lrc: return try LRCReader.read(bytes: bytes, path: path)
+        case .flo: return try FLOReader.read(bytes: bytes, path: path)
+        case .jsonCues: return try JSONCueReader.read(bytes: bytes, path: path)
+        case .webVTT: return try WebVTTReader.read(bytes: bytes, path: path)
+        case .unsupported(let reason): throw SongFileError(path: path, line: nil, message: reason)
+        }
+    }
+
+    static func readBytes(path: String) throws(SongFileError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw SongFileError(path: path, line: nil, message: "no such file")
+        }
+        if isDirectory.boolValue { throw SongFileError(path: path, line: nil, message: "is a folder, not a song file") }
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+        // Devices and pipes (e.g. /dev/zero) would never end.
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw SongFileError(path: path, line: nil, message: "not a regular file")
+        }
+        let size = attributes[.size] as? Int ?? 0
+        if size > maximumFileSize {
+            throw SongFileError(path: path, line: nil, message: "file is \(size) bytes; a lyric file is at most \(maximumFileSize)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SongFileError(path: path, line: nil, message: "cannot read the file")
+        }
+        return [UInt8](data)
+    }
+}

@@ -1,1 +1,0 @@
-// SongFormats: filled in by its issue.

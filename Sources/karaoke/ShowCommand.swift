@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import SongFormats
+import SongModel
+
+/// `karaoke show SONG`: a song's timeline — lines with times, syllables with their notes.
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print a song's timeline: lines with times, syllables with notes.")
+
+    @Argument(help: "A folder id under the songs directory, a song folder, or a song file.")
+    var song: String
+
+    @Option(name: [.customLong("dir"), .customLong("songs")],
+            help: "Songs directory for folder ids (default: $KARAOKE_SONGS or ./songs).")
+    var directory: String?
+
+    @Option(help: "Only this voice part (1-based).")
+    var part: Int?
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let loaded = try load()
+        let indices: [Int]
+        if let part {
+            guard (1...loaded.parts.count).contains(part) else {
+                throw ValidationError("--part \(part): the song has \(loaded.parts.count) part(s)")
+            }
+            indices = [part - 1]
+        } else {
+            indices = Array(loaded.parts.indices)
+        }
+        let view = SongTimelineJSON(song: loaded, parts: indices)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(view), as: UTF8.self))
+            return
+        }
+        print("\(view.title) — \(view.artist)   [\(view.format)] \(view.source)")
+        if let bpm = view.bpm, let gap = view.gapSeconds { print("BPM \(bpm)  GAP \(gap) s") }
+        for p in view.parts {
+            print("\nPart \(p.number): \(p.name)  (\(p.lines.count) lines)")
+            for line in p.lines {
+                print("[\(formatTime(line.start)) – \(formatTime(line.end))] \(line.text)")
+                guard line.syllables.count > 1 || line.syllables.first?.note != nil else { continue }
+                for s in line.syllables {
+                    let note = s.note.map { n in
+                        let kind = NoteKind(rawValue: n.kind).map { String($0.symbol) } ?? "?"
+                        let pitch = NoteKind(rawValue: n.kind)?.isPitched == true ? n.name : "-"
+                        return "\(kind) beat \(n.startBeat)+\(n.lengthBeats) \(pitch)"
+                    } ?? ""
+                    print("    \(formatTime(s.start))  \(String(format: "%5.2f", s.end - s.start))s  \(note)  '\(s.text)'")
+                }
+            }
+        }
+    }
+
+    private func load() throws -> Song {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: song, isDirectory: &isDir) {
+            if !isDir.boolValue { return try readFile(song) }
+            let url = URL(fileURLWithPath: song).standardizedFileURL
+            let library = SongLibrary(directory: url.deletingLastPathComponent().path)
+            return try fromEntry(library.entry(id: url.lastPathComponent), id: song)
+        }
+        let library = SongLibrary(directory: directory ?? SongLibrary.defaultDirectory())
+        return try fromEntry(library.entry(id: song), id: song)
+    }
+
+    private func readFile(_ path: String) throws -> Song {
+        do { return try SongFileReader.read(path: path) } catch { throw SongCommandFailure(error.description) }
+    }
+
+    private func fromEntry(_ entry: SongEntry?, id: String) throws -> Song {
+        guard let entry else {
+            throw SongCommandFailure("no song '\(id)' (not a file, and no such folder in \(directory ?? SongLibrary.defaultDirectory()))")
+        }
+        guard let song = entry.song else { throw SongCommandFailure(entry.error?.description ?? "cannot read '\(id)'") }
+        return song
+    }
+}

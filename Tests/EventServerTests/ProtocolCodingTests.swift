@@ -1,0 +1,83 @@
+import EventServer
+import Foundation
+import Testing
+
+@Suite("Protocol: command decoding and event encoding")
+struct ProtocolCodingTests {
+    @Test func decodesCommandsWithArguments() throws {
+        #expect(try CommandEnvelope.decode(#"{"type":"seek","position":12.5,"id":3}"#).get()
+                == CommandEnvelope(id: 3, command: .seek(position: 12.5)))
+        #expect(try CommandEnvelope.decode(#"{"type":"loop","start":10,"end":20}"#).get().command
+                == .loop(LoopPayload(start: 10, end: 20)))
+        #expect(try CommandEnvelope.decode(#"{"type":"loop","start":null}"#).get().command == .loop(nil))
+        #expect(try CommandEnvelope.decode(#"{"type":"key","semitones":-2}"#).get().command == .key(semitones: -2))
+        #expect(try CommandEnvelope.decode(#"{"type":"seekLine","line":4}"#).get().command == .seekLine(part: 0, line: 4))
+        #expect(try CommandEnvelope.decode(#"{"type":"difficulty","level":"hard"}"#).get().command == .difficulty(.hard))
+    }
+
+    @Test func rejectsBadInputWithCodes() {
+        let cases: [(String, String)] = [
+            ("[1,2]", "malformedJSON"), ("{\"type\":5}", "malformedJSON"), ("nonsense", "malformedJSON"),
+            (#"{"type":"fly"}"#, "unknownCommand"), (#"{"type":"key","semitones":40}"#, "badArguments"),
+            (#"{"type":"key","semitones":1.5}"#, "badArguments"), (#"{"type":"seek"}"#, "badArguments"),
+            (#"{"type":"loop","start":5,"end":5.1}"#, "badArguments"), (#"{"type":"hello","role":"admin"}"#, "badArguments"),
+        ]
+        for (text, code) in cases {
+            guard case .failure(let error) = CommandEnvelope.decode(text) else {
+                Issue.record("\(text) was accepted")
+                continue
+            }
+            #expect(error.code == code, "\(text)")
+        }
+    }
+
+    @Test func rolesGateCommands() {
+        #expect(ClientCommand.play.requiredRole == .host)
+        #expect(ClientCommand.queueAdd(songId: "a", requestedBy: nil, playNow: false).requiredRole == .guest)
+        #expect(ClientCommand.queueAdd(songId: "a", requestedBy: nil, playNow: true).requiredRole == .host)
+        #expect(ClientCommand.hello(role: .host, pin: nil, name: nil).requiredRole == .display)
+        #expect(ClientRole.display < .guest && ClientRole.guest < .host)
+    }
+
+    @Test func eventsRoundTripThroughTheEnvelope() throws {
+        let events: [ServerEvent] = [
+            .pitch(PitchPayload(singer: 1, time: 3.25, hz: 440, midi: 69, target: 69, hit: true)),
+            .lineScore(LineScorePayload(singer: 0, part: 0, line: 3, score: 310, maxScore: 400, rating: "good")),
+            .device(DevicePayload(device: "mic0", status: .lost, message: "unplugged")),
+        ]
+        for event in events {
+            let message = event.message(sentAt: 1_700_000_000_000)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(message.bytes)) as? [String: Any])
+            #expect(object["v"] as? Int == ProtocolVersion.current)
+            #expect(object["type"] as? String == event.type)
+            let decoded = try JSONDecoder().decode(ServerEventEnvelope.self, from: Data(message.bytes))
+            #expect(decoded.event == event)
+        }
+        #expect(ServerEvent.pitch(PitchPayload(singer: 0, time: 0, hz: 0, midi: nil, target: nil, hit: false)).delivery == .droppable)
+        #expect(ServerEvent.total(TotalPayload(singer: 0, name: "A", score: 1, final: false)).delivery == .essential)
+    }
+
+    @Test func roomPinAndOriginChecks() {
+        #expect(RoomPin("12") == nil && RoomPin("12a4") == nil)
+        let pin = RoomPin("0420")!
+        #expect(pin.matches("0420") && !pin.matches("0421") && !pin.matches(nil) && !pin.matches("04200"))
+        #expect(RoomPin.random().digits.count == 4)
+        let check = OriginCheck(allowedOrigins: ["http://tv.local:8080/"])
+        #expect(check.accepts(origin: "http://127.0.0.1:9000", host: "127.0.0.1:9000"))
+        #expect(!check.accepts(origin: "http://127.0.0.1:9001", host: "127.0.0.1:9000"))
+        #expect(check.accepts(origin: "http://TV.local:8080", host: "127.0.0.1:9000"))
+        #expect(!check.accepts(origin: "null", host: "127.0.0.1:9000"))
+        #expect(check.accepts(origin: nil, host: "127.0.0.1:9000"))
+    }
+
+    @Test func rateLimiterRefillsAndEventuallyDisconnects() {
+        var limiter = RateLimiter(limits: .init(perSecond: 2, burst: 2, disconnectAfter: 3), now: 0)
+        #expect(limiter.admit(now: 0) == .allow)
+        #expect(limiter.admit(now: 0) == .allow)
+        #expect(limiter.admit(now: 0) == .reject)
+        #expect(limiter.admit(now: 0.5) == .allow)
+        #expect(limiter.admit(now: 0.5) == .reject)
+        #expect(limiter.admit(now: 0.5) == .reject)
+        #expect(limiter.admit(now: 0.5) == .disconnect)
+    }
+}

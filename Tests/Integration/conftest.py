@@ -1,0 +1,154 @@
+"""Shared fixtures: a `karaoke serve --no-audio` on a free port with a small song, and headless Chromium."""
+import os
+import pathlib
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PIN = "2468"
+
+# Six lines, 1.5 s apart: line k sings from 0.5 + 1.5k to 1.5 + 1.5k seconds
+# (BPM 300 → one beat = 0.05 s; GAP 500 ms). Two syllables per line.
+TINY_SONG = """#TITLE:Tiny Test Song
+#ARTIST:Browser Tests
+#MP3:tiny.ogg
+#BPM:300
+#GAP:500
+: 0 10 0 One 
+: 10 10 2 two
+- 25
+: 30 10 4 three 
+: 40 10 5 four
+- 55
+: 60 10 7 five 
+: 70 10 5 six
+- 85
+: 90 10 4 se
+* 100 10 2 ven
+- 115
+: 120 10 0 eight 
+: 130 10 2 nine
+- 145
+: 150 10 4 ten 
+: 160 10 0 end
+E
+"""
+
+SECOND_SONG = """#TITLE:Second Song
+#ARTIST:Queue Tests
+#MP3:second.ogg
+#BPM:300
+#GAP:0
+: 0 20 0 Hel
+: 20 20 2 lo
+E
+"""
+
+
+def karaoke_binary():
+    path = os.environ.get("KARAOKE_BIN") or str(ROOT / ".build" / "debug" / "karaoke")
+    if not os.access(path, os.X_OK):
+        pytest.skip(f"karaoke binary not found at {path} (set KARAOKE_BIN)")
+    return path
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, songs_dir, port=None):
+        self.songs_dir = songs_dir
+        self.port = port or free_port()
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [karaoke_binary(), "serve", "--no-audio", "--port", str(self.port), "--songs", str(self.songs_dir),
+             "--song", "tiny", "--pin", PIN, "--public", str(ROOT / "public")],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 20
+        self.banner = []
+        while time.time() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("karaoke serve exited:\n" + "".join(self.banner))
+            self.banner.append(line)
+            match = re.match(r"Listening on port (\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+                return self
+        raise RuntimeError("karaoke serve did not start:\n" + "".join(self.banner))
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode if self.process else None
+
+    def url(self, path="/"):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+@pytest.fixture(scope="session")
+def songs_dir():
+    with tempfile.TemporaryDirectory(prefix="karaoke-songs-") as directory:
+        for folder, text in (("tiny", TINY_SONG), ("second", SECOND_SONG)):
+            path = pathlib.Path(directory) / folder
+            path.mkdir()
+            (path / f"{folder}.txt").write_text(text, encoding="utf-8")
+        yield pathlib.Path(directory)
+
+
+@pytest.fixture
+def server(songs_dir):
+    server = Server(songs_dir).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def browser():
+    os.environ.setdefault("SE_OFFLINE", "true")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    drivers = []
+
+    def open_browser(width=1280, height=800):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         f"--window-size={width},{height}"):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        # Record every WebSocket frame the page sends, to check what controls send.
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.sentFrames = [];
+            const send = WebSocket.prototype.send;
+            WebSocket.prototype.send = function (data) { window.sentFrames.push(data); return send.call(this, data); };
+        """})
+        drivers.append(driver)
+        return driver
+
+    yield open_browser
+    for driver in drivers:
+        driver.quit()
+
+
+def screenshot(driver, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))

@@ -1,0 +1,193 @@
+"""Browser tests: every view against a real `karaoke serve --no-audio`, driven through the remote."""
+import json
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import PIN, Server, screenshot
+
+LINE_STARTS = [0.5 + 1.5 * k for k in range(6)]
+
+
+def wait(driver, condition, timeout=10):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+
+
+def current_line(driver):
+    value = driver.execute_script(
+        "const e = document.querySelector('#lyrics .line.current'); return e ? Number(e.dataset.index) : null")
+    return value
+
+
+def room_state(driver):
+    return driver.execute_script("return window.karaoke && window.karaoke.state")
+
+
+def open_live(driver, url):
+    driver.get(url)
+    wait(driver, lambda d: d.find_element(By.ID, "status").text == "live")
+    wait(driver, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.song)"))
+
+
+def open_host_remote(browser, server):
+    remote = browser(420, 900)
+    open_live(remote, server.url(f"/remote#pin={PIN}"))
+    wait(remote, lambda d: d.find_element(By.ID, "role").text.lower() == "host")
+    return remote
+
+
+def sent(driver, command_type):
+    frames = [json.loads(f) for f in driver.execute_script("return window.sentFrames")]
+    return [f for f in frames if f.get("type") == command_type]
+
+
+def test_every_view_loads_and_shows_the_song(server, browser):
+    driver = browser()
+    for path, name in (("/", "sing"), ("/sing", "sing-route"), ("/display", "display"), ("/results", "results")):
+        open_live(driver, server.url(path))
+        assert "Tiny Test Song" in driver.find_element(By.ID, "title").text
+        screenshot(driver, f"view-{name}")
+    lines = driver.execute_script("return window.karaoke.song.parts[0].lines.length")
+    assert lines == 6
+    remote = browser(420, 900)
+    open_live(remote, server.url("/remote"))
+    assert remote.find_element(By.ID, "role").text.lower() == "guest"
+    assert not remote.find_element(By.ID, "play").is_displayed()  # host controls hidden for guests
+    screenshot(remote, "view-remote-guest")
+
+
+def test_highlighted_line_follows_playback(server, browser):
+    singer = browser()
+    open_live(singer, server.url("/"))
+    remote = open_host_remote(browser, server)
+    assert current_line(singer) == 0  # before the first line, the coming one is in focus
+    remote.find_element(By.ID, "play").click()
+    wait(singer, lambda d: room_state(d)["transport"] == "playing")
+    seen = []
+    deadline = time.time() + 8
+    while time.time() < deadline and (not seen or seen[-1] < 3):
+        line = current_line(singer)
+        if line is not None and (not seen or seen[-1] != line):
+            seen.append(line)
+        time.sleep(0.05)
+    assert seen[:4] == [0, 1, 2, 3], seen
+    # The highlighted line is vertically centred in the lyrics area.
+    offset = singer.execute_script("""
+        const box = document.getElementById('lyrics'), e = box.querySelector('.line.current');
+        const a = box.getBoundingClientRect(), b = e.getBoundingClientRect();
+        return Math.abs((b.top + b.height / 2) - (a.top + a.height / 2));""")
+    wait(singer, lambda d: d.execute_script("""
+        const box = document.getElementById('lyrics'), e = box.querySelector('.line.current');
+        const a = box.getBoundingClientRect(), b = e.getBoundingClientRect();
+        return Math.abs((b.top + b.height / 2) - (a.top + a.height / 2)) < 40;"""), timeout=3)
+    screenshot(singer, "sing-playing")
+    screenshot(remote, "remote-playing")
+    assert offset is not None
+
+
+def test_tapping_a_line_seeks_there(server, browser):
+    singer = browser()
+    open_live(singer, server.url("/"))
+    remote = open_host_remote(browser, server)
+    target = remote.find_element(By.CSS_SELECTOR, "#lyrics .line[data-index='4']")
+    remote.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+    time.sleep(0.6)  # let the scroll settle so it is not taken for a scrub
+    target.click()
+    wait(singer, lambda d: current_line(d) == 4)
+    assert abs(room_state(singer)["position"] - LINE_STARTS[4]) < 0.05
+    assert sent(remote, "seekLine")[-1]["line"] == 4
+    wait(remote, lambda d: current_line(d) == 4)
+    screenshot(remote, "remote-after-tap")
+
+
+def test_key_buttons_change_the_key_everywhere(server, browser):
+    singer = browser()
+    open_live(singer, server.url("/"))
+    remote = open_host_remote(browser, server)
+    assert remote.find_element(By.ID, "key-value").text == "0"
+    remote.find_element(By.ID, "key-up").click()
+    wait(remote, lambda d: d.find_element(By.ID, "key-value").text == "+1")
+    remote.find_element(By.ID, "key-up").click()
+    wait(remote, lambda d: d.find_element(By.ID, "key-value").text == "+2")
+    wait(singer, lambda d: d.find_element(By.ID, "key").text == "key +2")
+    assert [c["semitones"] for c in sent(remote, "key")] == [1, 2]
+    for _ in range(3):
+        remote.find_element(By.ID, "key-down").click()
+        time.sleep(0.15)
+    wait(singer, lambda d: room_state(d)["key"] == -1)
+    assert remote.find_element(By.ID, "key-value").text == "-1"
+    assert [c["semitones"] for c in sent(remote, "key")][-1] == -1
+    screenshot(remote, "remote-key")
+
+
+def test_display_is_read_only(server, browser):
+    display = browser()
+    open_live(display, server.url("/display"))
+    assert display.find_elements(By.CSS_SELECTOR, "button, input, select, textarea") == []
+    assert display.execute_script("return window.sentFrames.length") == 0
+    # Even a hand-made command from the display's connection is refused by the server.
+    display.execute_script("""
+        window.errors = []; window.karaoke.on('error', (e) => window.errors.push(e.code));
+        window.karaoke.send('play');""")
+    wait(display, lambda d: d.execute_script("return window.errors.length") > 0)
+    assert display.execute_script("return window.errors") == ["forbidden"]
+    assert room_state(display)["transport"] == "stopped"
+    screenshot(display, "display-read-only")
+
+
+def test_guest_queues_and_every_view_stays_in_sync(server, browser):
+    guest = browser(420, 900)
+    open_live(guest, server.url("/remote"))
+    host = open_host_remote(browser, server)
+    button = guest.find_element(By.CSS_SELECTOR, "#library button[data-song-id='second']")
+    guest.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    for driver in (guest, host):
+        wait(driver, lambda d: "Second Song" in d.find_element(By.ID, "queue").text)
+    host.find_element(By.ID, "next").click()
+    for driver in (guest, host):
+        wait(driver, lambda d: d.find_element(By.ID, "title").text == "Second Song")
+    screenshot(guest, "remote-queue")
+
+
+def test_browser_reconnects_without_reload(songs_dir, browser):
+    server = Server(songs_dir).start()
+    try:
+        singer = browser()
+        open_live(singer, server.url("/"))
+        singer.execute_script("window.notReloaded = true")
+        port = server.port
+        server.stop()
+        wait(singer, lambda d: d.find_element(By.ID, "status").text != "live")
+        server = Server(songs_dir, port=port).start()
+        wait(singer, lambda d: d.find_element(By.ID, "status").text == "live", timeout=20)
+        assert singer.execute_script("return window.notReloaded") is True
+        assert "Tiny Test Song" in singer.find_element(By.ID, "title").text
+    finally:
+        server.stop()
+
+
+def test_server_stops_cleanly_on_sigterm(server):
+    assert server.stop() == 0
+    assert "Room PIN: " + PIN in "".join(server.banner)
+
+
+def test_scrolling_the_remote_lyrics_and_letting_go_jumps_to_the_centred_line(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+
+    singer = browser()
+    open_live(singer, server.url("/"))
+    remote = open_host_remote(browser, server)
+    box = remote.find_element(By.ID, "lyrics")
+    remote.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    time.sleep(0.6)
+    step = remote.execute_script(
+        "const l = document.querySelectorAll('#lyrics .line'); return l[1].offsetTop - l[0].offsetTop")
+    ActionChains(remote).scroll_from_origin(ScrollOrigin.from_element(box), 0, int(step * 3)).perform()
+    # After the wheel stops, the line nearest the centre becomes the playback position.
+    wait(singer, lambda d: current_line(d) == 3, timeout=5)
+    assert sent(remote, "seekLine")[-1]["line"] == 3
+    assert abs(room_state(singer)["position"] - LINE_STARTS[3]) < 0.05

@@ -1,0 +1,92 @@
+import SongModel
+import Testing
+@testable import Scoring
+
+@Suite struct RulesTests {
+    @Test func weightsFollowUltraStar() {
+        #expect(ScoringRules.weight(of: .freestyle) == 0)
+        #expect(ScoringRules.weight(of: .normal) == 1)
+        #expect(ScoringRules.weight(of: .golden) == 2)
+        #expect(ScoringRules.weight(of: .rap) == 1)
+        #expect(ScoringRules.weight(of: .goldenRap) == 2)
+    }
+
+    @Test func foldingPicksTheNearestOctave() {
+        #expect(ScoringRules.foldedDeviation(sung: 48, target: 60) == 0)
+        #expect(ScoringRules.foldedDeviation(sung: 84.5, target: 60) == 0.5)
+        #expect(ScoringRules.foldedDeviation(sung: 59.5, target: 72) == -0.5)
+        #expect(ScoringRules.foldedDeviation(sung: 65, target: 60) == 5)
+        #expect(ScoringRules.foldedDeviation(sung: 67, target: 60) == -5)
+        #expect(ScoringRules.foldedDeviation(sung: 63, target: 60) == 3)
+    }
+
+    @Test func toleranceByDifficulty() {
+        #expect(Difficulty.easy.toleranceSemitones == 2)
+        #expect(Difficulty.medium.toleranceSemitones == 1)
+        #expect(Difficulty.hard.toleranceSemitones == 0.5)
+        let note = ReferenceNote(kind: .normal, text: "la", targetMidi: 60, start: 0, beatDuration: 0.1, beatCount: 1)
+        func credit(_ sung: Double, _ difficulty: Difficulty) -> Double {
+            let samples = (0..<5).map { PitchSample(time: Double($0) * 0.02, midi: sung, levelDb: -20) }
+            return BeatJudge(configuration: .init(difficulty: difficulty)).judge(samples[...], note: note).credit
+        }
+        #expect(credit(61.5, .easy) == 1)
+        #expect(credit(61.5, .medium) == 0)
+        #expect(credit(59.2, .medium) == 1)
+        #expect(credit(59.2, .hard) == 0)
+        #expect(credit(60.4, .hard) == 1)
+        #expect(credit(62.5, .easy) == 0)
+        #expect(credit(48.4, .hard) == 1, "an octave lower is folded")
+    }
+
+    @Test func beatNeedsMostlyVoicedSamplesAboveTheGate() {
+        let note = ReferenceNote(kind: .normal, text: "la", targetMidi: 60, start: 0, beatDuration: 0.1, beatCount: 1)
+        let judge = BeatJudge(configuration: .init())
+        let quiet = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: 60, levelDb: -60) }
+        #expect(judge.judge(quiet[...], note: note).credit == 0)
+        let mostlyUnvoiced = [60, nil, nil, nil].enumerated().map { PitchSample(time: Double($0.offset) * 0.02, midi: $0.element, levelDb: -20) }
+        #expect(judge.judge(mostlyUnvoiced[...], note: note).credit == 0)
+        let oneStray = [60, 60, 70, 60.2].enumerated().map { PitchSample(time: Double($0.offset) * 0.02, midi: $0.element, levelDb: -20) }
+        #expect(judge.judge(oneStray[...], note: note).credit == 1)
+    }
+
+    @Test func rapCountsAnySoundAboveTheGate() {
+        let rap = ReferenceNote(kind: .rap, text: "yo", targetMidi: 60, start: 0, beatDuration: 0.1, beatCount: 1)
+        let judge = BeatJudge(configuration: .init())
+        let unpitchedShout = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: nil, levelDb: -15) }
+        #expect(judge.judge(unpitchedShout[...], note: rap).credit == 1)
+        let wrongPitch = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: 67, levelDb: -15) }
+        #expect(judge.judge(wrongPitch[...], note: rap).credit == 1)
+        let silence = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: nil, levelDb: -80) }
+        #expect(judge.judge(silence[...], note: rap).credit == 0)
+    }
+
+    @Test func lineBonusAndPerfection() {
+        let rules = ScoringRules.ultraStar
+        #expect(ScoringRules.perfection(lineScore: 98, lineMax: 100) == 1)
+        #expect(ScoringRules.perfection(lineScore: 49, lineMax: 100) == 0.5)
+        #expect(ScoringRules.perfection(lineScore: 0, lineMax: 100) == 0)
+        #expect(ScoringRules.perfection(lineScore: 0, lineMax: 1.5) == 0, "tiny lines get no free bonus")
+        #expect(rules.lineBonus(perfection: 1, judgedLineCount: 4) == 250)
+        #expect(rules.lineBonus(perfection: 0.5, judgedLineCount: 10) == 50)
+    }
+
+    @Test func ratingsHaveTheirThresholds() {
+        #expect(LineRating(perfection: 1) == .perfect)
+        #expect(LineRating(perfection: 0.95) == .perfect)
+        #expect(LineRating(perfection: 0.94) == .great)
+        #expect(LineRating(perfection: 0.75) == .great)
+        #expect(LineRating(perfection: 0.5) == .good)
+        #expect(LineRating(perfection: 0.25) == .notBad)
+        #expect(LineRating(perfection: 0.24) == .bad)
+        #expect(LineRating.notBad.displayName == "Not bad")
+    }
+
+    @Test func practiceCreditFallsLinearly() {
+        #expect(ScoringRules.practiceCredit(deviation: 0.3) == 1)
+        #expect(ScoringRules.practiceCredit(deviation: -0.5) == 1)
+        #expect(abs(ScoringRules.practiceCredit(deviation: 1.0) - 0.5) < 1e-12)
+        #expect(abs(ScoringRules.practiceCredit(deviation: -1.25) - 0.25) < 1e-12)
+        #expect(ScoringRules.practiceCredit(deviation: 1.5) == 0)
+        #expect(ScoringRules.practiceCredit(deviation: 3) == 0)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import SongFormats
+import SongModel
+
+/// Random and mutated input must make every reader return or throw `SongFileError`
+/// (typed throws guarantee the error type) quickly — never crash or hang.
+@Suite struct FuzzTests {
+    static let extensions = ["txt", "lrc", "json", "vtt", "ass", "bin"]
+
+    @Test func randomBytes() {
+        var rng = SeededGenerator(seed: 0x5EED_0001)
+        let started = Date()
+        for i in 0..<1500 {
+            let count = Int.random(in: 0...600, using: &rng)
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            // Half the cases look like the start of a real file so the parsers get past the first line.
+            if i % 2 == 0 {
+                let prefixes = ["#TITLE:x\n#ARTIST:y\n#MP3:a\n#BPM:100\n", "[00:01.00]", "WEBVTT\n\n", "[{\"start\":", ": 0 1 0 "]
+                bytes = Array(prefixes[i / 2 % prefixes.count].utf8) + bytes
+            }
+            check(bytes, name: "fuzz.\(Self.extensions[i % Self.extensions.count])")
+        }
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+
+    @Test func mutatedCorpusFiles() throws {
+        var rng = SeededGenerator(seed: 0x5EED_0002)
+        let files = TestPaths.corpusFiles().filter { !$0.hasSuffix(".ass") }
+        #expect(!files.isEmpty)
+        let originals = files.map { (name: ($0 as NSString).lastPathComponent, bytes: [UInt8](FileManager.default.contents(atPath: $0) ?? Data())) }
+        let interesting: [UInt8] = Array(":*FRGEP-#[]<>{}\",.0123456789 \n\r\t".utf8) + [0x00, 0xFF, 0xFE, 0xEF, 0xBB, 0xBF, 0xC3]
+        let started = Date()
+        for i in 0..<2500 {
+            let original = originals[i % originals.count]
+            var bytes = Array(original.bytes.prefix(4000))
+            let mutations = Int.random(in: 1...8, using: &rng)
+            for _ in 0..<mutations where !bytes.isEmpty {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0: bytes[at] = UInt8.random(in: 0...255, using: &rng)
+                case 1: bytes[at] = interesting.randomElement(using: &rng)!
+                case 2: bytes.remove(at: at)
+                case 3: bytes.insert(interesting.randomElement(using: &rng)!, at: at)
+                default:
+                    let end = min(bytes.count, at + Int.random(in: 1...40, using: &rng))
+                    bytes.insert(contentsOf: Array(bytes[at..<end]), at: at)
+                }
+            }
+            check(bytes, name: original.name)
+        }
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+
+    private func check(_ bytes: [UInt8], name: String) {
+        let started = Date()
+        do {
+            let song = try SongFileReader.read(bytes: bytes, path: name)
+            #expect(!song.parts.isEmpty)
+        } catch {
+            #expect(error.path == name)
+            #expect(!error.message.isEmpty)
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 2, "\(name) (\(bytes.count) bytes) took \(elapsed) s")
+    }
+}

@@ -1,0 +1,23 @@
+import SongFormats
+import SongModel
+
+/// Reads inline fixture text as if it were a file with the given name.
+func readFixture(_ text: String, name: String = "fixture.txt") throws(SongFileError) -> Song {
+    try SongFileReader.read(bytes: Array(text.utf8), path: name)
+}
+
+/// The error reading a fixture gives, or nil if it reads.
+func readError(_ text: String, name: String = "fixture.txt") -> SongFileError? {
+    readError(bytes: Array(text.utf8), name: name)
+}
+
+func readError(bytes: [UInt8], name: String) -> SongFileError? {
+    do {
+        _ = try SongFileReader.read(bytes: bytes, path: name)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+func approx(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }

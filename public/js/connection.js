@@ -1,0 +1,150 @@
+// One WebSocket to the room: hello/role, automatic reconnect with backoff, and a media
+// clock extrapolated from the last `state`/`line` event so views animate smoothly.
+export class RoomConnection {
+  constructor({ role = 'display', pin = null, name = null } = {}) {
+    this.wanted = { role, pin, name };
+    this.role = 'display';
+    this.song = null;
+    this.state = null;
+    this.library = [];
+    this.results = [];
+    this.anchor = { position: 0, at: performance.now() };
+    this.handlers = new Map();
+    this.backoff = 500;
+    this.nextId = 1;
+    this.connected = false;
+  }
+
+  on(type, handler) {
+    if (!this.handlers.has(type)) this.handlers.set(type, []);
+    this.handlers.get(type).push(handler);
+    return this;
+  }
+
+  emit(type, message) {
+    for (const handler of this.handlers.get(type) || []) handler(message, this);
+  }
+
+  connect() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/`, 'karaoke');
+    this.ws = ws;
+    ws.onopen = () => {
+      this.connected = true;
+      this.backoff = 500;
+      this.emit('status', { online: true });
+      if (this.wanted.role !== 'display' || this.wanted.name) this.hello();
+    };
+    ws.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      this.receive(message);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.connected = false;
+      this.emit('status', { online: false, retryIn: this.backoff });
+      const delay = this.backoff * (0.8 + Math.random() * 0.4);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+      setTimeout(() => this.connect(), delay);
+    };
+    ws.onerror = () => ws.close();
+  }
+
+  hello(role = this.wanted.role, pin = this.wanted.pin, name = this.wanted.name) {
+    this.wanted = { role, pin, name };
+    const message = { role };
+    if (pin) message.pin = pin;
+    if (name) message.name = name;
+    this.send('hello', message);
+  }
+
+  send(type, args = {}) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ type, id, ...args }));
+    return id;
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case 'hello':
+        this.role = message.role;
+        this.song = message.song;
+        this.library = message.library || [];
+        this.results = message.results || [];
+        this.setState(message.state);
+        break;
+      case 'song':
+        this.song = message.song;
+        this.results = [];
+        break;
+      case 'state':
+        this.setState(message);
+        break;
+      case 'line':
+        this.anchor = { position: message.position, at: performance.now() };
+        break;
+      case 'library':
+        this.library = message.songs;
+        break;
+      case 'lineScore':
+        this.results.push(message);
+        break;
+      case 'queue':
+        if (this.state) this.state.queue = message.queue;
+        break;
+    }
+    this.emit(message.type, message);
+    this.emit('any', message);
+  }
+
+  setState(state) {
+    this.state = state;
+    this.anchor = { position: state.position, at: performance.now() };
+  }
+
+  get playing() { return this.state?.transport === 'playing'; }
+
+  // Media seconds now, extrapolated from the last anchor with tempo and A–B loop.
+  position() {
+    const state = this.state;
+    if (!state) return 0;
+    let position = this.anchor.position;
+    if (state.transport === 'playing') {
+      position += (performance.now() - this.anchor.at) / 1000 * state.tempo;
+      const loop = state.loop;
+      if (loop && this.anchor.position < loop.end && position >= loop.end) {
+        position = loop.start + ((position - loop.end) % (loop.end - loop.start));
+      }
+    }
+    return Math.min(Math.max(0, position), state.duration || position);
+  }
+}
+
+export function formatTime(seconds) {
+  if (!isFinite(seconds) || seconds < 0) seconds = 0;
+  const m = Math.floor(seconds / 60);
+  const s = Math.floor(seconds % 60);
+  return `${m}:${String(s).padStart(2, '0')}`;
+}
+
+export function formatKey(semitones) {
+  return semitones > 0 ? `+${semitones}` : `${semitones}`;
+}
+
+// Shows the connection state in an element with class `status`.
+export function bindStatus(connection, element) {
+  connection.on('status', ({ online }) => {
+    element.textContent = online ? 'live' : 'reconnecting…';
+    element.classList.toggle('offline', !online);
+  });
+}
+
+// Page options from `?a=b` and `#a=b` (the fragment survives lws's `/remote` → `/remote/`
+// redirect and is never sent to the server, so a PIN there stays out of logs).
+export function pageParams() {
+  const params = new URLSearchParams(location.search);
+  for (const [key, value] of new URLSearchParams(location.hash.slice(1))) params.set(key, value);
+  return params;
+}

@@ -1,0 +1,101 @@
+// UltraStar-style note lane: the focused line's reference notes as bars (pitch up,
+// time across), a cursor at the current time, and each singer's live pitch trail.
+const SINGER_COLOURS = ['#4fd1ff', '#ff6fb5', '#9dff6f', '#ffc94f'];
+
+export class NoteLane {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.context = canvas.getContext('2d');
+    this.trails = new Map(); // singer → [{time, midi, hit}]
+    this.key = 0;
+  }
+
+  addPitch(frame) {
+    if (!this.trails.has(frame.singer)) this.trails.set(frame.singer, []);
+    const trail = this.trails.get(frame.singer);
+    trail.push(frame);
+    if (trail.length > 600) trail.splice(0, trail.length - 600);
+  }
+
+  clearTrails() { this.trails.clear(); }
+
+  draw(line, t, key) {
+    const canvas = this.canvas;
+    const ratio = window.devicePixelRatio || 1;
+    const width = canvas.clientWidth, height = canvas.clientHeight;
+    if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+      canvas.width = Math.round(width * ratio);
+      canvas.height = Math.round(height * ratio);
+    }
+    const g = this.context;
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    g.clearRect(0, 0, width, height);
+    if (!line) return;
+    const notes = line.syllables.filter((s) => s.note && s.note.kind !== 'freestyle');
+    if (!notes.length) return;
+
+    const pitches = notes.map((s) => s.note.midi + key);
+    const low = Math.min(...pitches) - 3, high = Math.max(...pitches) + 3;
+    const from = line.start - 0.4, to = line.end + 0.4;
+    const x = (time) => ((time - from) / (to - from)) * width;
+    const rowHeight = height / (high - low + 1);
+    const y = (midi) => height - (midi - low + 0.5) * rowHeight;
+
+    // Semitone guide lines.
+    g.strokeStyle = 'rgba(255,255,255,0.05)';
+    g.lineWidth = 1;
+    for (let m = Math.ceil(low); m <= high; m++) {
+      g.beginPath(); g.moveTo(0, y(m)); g.lineTo(width, y(m)); g.stroke();
+    }
+
+    // Reference bars.
+    const barHeight = Math.max(8, Math.min(rowHeight * 0.8, 26));
+    for (const syllable of notes) {
+      const midi = syllable.note.midi + key;
+      const kind = syllable.note.kind;
+      const left = x(syllable.start), right = x(syllable.end);
+      const active = t >= syllable.start && t < syllable.end;
+      g.fillStyle = kind.startsWith('golden') ? (active ? '#ffd86b' : 'rgba(255,200,60,0.55)')
+        : kind === 'rap' ? 'rgba(180,140,255,0.55)' : (active ? '#ffffff' : 'rgba(255,255,255,0.35)');
+      roundRect(g, left + 1, y(midi) - barHeight / 2, Math.max(4, right - left - 2), barHeight, barHeight / 2);
+      g.fill();
+    }
+
+    // Pitch trails, folded into the octave nearest the reference (UltraStar ignores octaves).
+    const centre = (Math.min(...pitches) + Math.max(...pitches)) / 2;
+    for (const [singer, trail] of this.trails) {
+      g.fillStyle = SINGER_COLOURS[singer % SINGER_COLOURS.length];
+      for (const frame of trail) {
+        if (frame.time < from || frame.time > Math.min(to, t + 0.05) || frame.midi == null) continue;
+        let midi = frame.midi;
+        while (midi - centre > 6) midi -= 12;
+        while (centre - midi > 6) midi += 12;
+        g.globalAlpha = frame.hit ? 1 : 0.45;
+        g.beginPath();
+        g.arc(x(frame.time), y(midi), frame.hit ? 4 : 3, 0, Math.PI * 2);
+        g.fill();
+      }
+      g.globalAlpha = 1;
+    }
+
+    // Time cursor.
+    if (t >= from && t <= to) {
+      g.strokeStyle = 'rgba(79,209,255,0.8)';
+      g.lineWidth = 2;
+      g.beginPath(); g.moveTo(x(t), 0); g.lineTo(x(t), height); g.stroke();
+    }
+  }
+}
+
+function roundRect(g, x, y, w, h, r) {
+  r = Math.min(r, w / 2, h / 2);
+  g.beginPath();
+  g.moveTo(x + r, y);
+  g.arcTo(x + w, y, x + w, y + h, r);
+  g.arcTo(x + w, y + h, x, y + h, r);
+  g.arcTo(x, y + h, x, y, r);
+  g.arcTo(x, y, x + w, y, r);
+  g.closePath();
+}
+
+export { SINGER_COLOURS };

@@ -1,0 +1,88 @@
+// Singer view: centred scrolling lyrics, note lane with live pitch, ratings, score, progress.
+import { RoomConnection, pageParams, formatTime, formatKey, bindStatus } from './connection.js';
+import { LyricsView } from './lyrics.js';
+import { NoteLane, SINGER_COLOURS } from './notes.js';
+
+const $ = (id) => document.getElementById(id);
+const params = pageParams();
+const part = Number(params.get('part') || 0);
+const connection = new RoomConnection({ role: params.get('role') || 'display', pin: params.get('pin') });
+window.karaoke = connection; // for the browser console and tests
+const lyrics = new LyricsView($('lyrics'));
+const lane = new NoteLane($('notes'));
+const totals = new Map();
+
+function showSong() {
+  const song = connection.song;
+  $('title').textContent = song ? song.title : 'Waiting for a song…';
+  $('artist').textContent = song ? song.artist : '';
+  document.body.classList.toggle('no-notes', !song || !song.hasNotes);
+  lyrics.setSong(song, part);
+  lane.clearTrails();
+  totals.clear();
+  renderScores();
+}
+
+function renderScores() {
+  const container = $('scores');
+  container.replaceChildren();
+  for (const [singer, total] of [...totals].sort((a, b) => a[0] - b[0])) {
+    const badge = document.createElement('div');
+    badge.className = 'score';
+    badge.style.setProperty('--colour', SINGER_COLOURS[singer % SINGER_COLOURS.length]);
+    badge.innerHTML = '<span class="name"></span><span class="points"></span>';
+    badge.querySelector('.name').textContent = total.name;
+    badge.querySelector('.points').textContent = Math.round(total.score).toLocaleString();
+    container.append(badge);
+  }
+}
+
+function showState() {
+  const state = connection.state;
+  if (!state) return;
+  $('duration').textContent = formatTime(state.duration);
+  $('key').textContent = `key ${formatKey(state.key)}`;
+  $('tempo').textContent = `${Math.round(state.tempo * 100)}%`;
+  document.body.dataset.transport = state.transport;
+  const band = $('loop-band');
+  band.hidden = !state.loop || !state.duration;
+  if (state.loop && state.duration) {
+    band.style.left = `${(state.loop.start / state.duration) * 100}%`;
+    band.style.width = `${((state.loop.end - state.loop.start) / state.duration) * 100}%`;
+  }
+}
+
+function popup(score) {
+  if (score.part !== part && connection.song?.parts.length > 1) return;
+  const element = document.createElement('div');
+  element.className = `popup rating-${score.rating}`;
+  element.style.setProperty('--colour', SINGER_COLOURS[score.singer % SINGER_COLOURS.length]);
+  element.textContent = score.rating.charAt(0).toUpperCase() + score.rating.slice(1) + '!';
+  $('popups').append(element);
+  setTimeout(() => element.remove(), 1800);
+}
+
+connection
+  .on('hello', () => { showSong(); showState(); })
+  .on('song', showSong)
+  .on('state', showState)
+  .on('pitch', (frame) => lane.addPitch(frame))
+  .on('lineScore', popup)
+  .on('total', (total) => { totals.set(total.singer, total); renderScores(); });
+bindStatus(connection, $('status'));
+
+function frame() {
+  const t = connection.position();
+  lyrics.update(t);
+  const song = connection.song;
+  const lines = song?.parts[lyrics.part]?.lines || [];
+  const line = lines.length ? lines[LyricsView.focusIndex(lines, t)] : null;
+  lane.draw(line, t, connection.state?.key || 0);
+  const duration = connection.state?.duration || 0;
+  $('elapsed').textContent = formatTime(t);
+  $('progress-fill').style.width = duration ? `${Math.min(100, (t / duration) * 100)}%` : '0%';
+  requestAnimationFrame(frame);
+}
+
+connection.connect();
+requestAnimationFrame(frame);
