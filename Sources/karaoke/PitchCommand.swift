@@ -31,16 +31,6 @@ struct PitchCommand: ParsableCommand {
         let recording = try readMono(file)
         var configuration = PitchDetectorConfiguration()
         configuration.hopSeconds = hopMs / 1000
-        let env = ProcessInfo.processInfo.environment
-        if let v = env["TUNE_SUB"].flatMap(Float.init) { configuration.subharmonicTolerance = v }
-        if let v = env["TUNE_EMPH"].flatMap(Double.init) { configuration.lowCutFrequency = v }
-        if let v = env["TUNE_THR"].flatMap(Float.init) { configuration.yinThreshold = v }
-        if let v = env["TUNE_ON"].flatMap(Float.init) { configuration.voicingOnsetClarity = v }
-        if let v = env["TUNE_HOLD"].flatMap(Float.init) { configuration.voicingHoldClarity = v }
-        if let v = env["TUNE_OS"].flatMap(Float.init) { configuration.bleed.overSubtraction = v }
-        if let v = env["TUNE_SHARE"].flatMap(Float.init) { configuration.bleed.minimumVoiceShare = v }
-        if let v = env["TUNE_RATE"].flatMap(Double.init) { configuration.minimumAnalysisRate = v }
-        if let v = env["TUNE_WIN"].flatMap(Double.init) { configuration.windowPeriods = v }
         var backingSamples: [Float]? = nil
         if let backing {
             let track = try readMono(backing)
@@ -72,8 +62,11 @@ struct PitchCommand: ParsableCommand {
     private func readMono(_ path: String) throws -> (samples: [Float], rate: Double) {
         do {
             let buffer = try AudioFile.read(path: path)
+            guard buffer.sampleRate >= 8_000 else {
+                throw ValidationError("\(path): sample rate \(Int(buffer.sampleRate)) Hz is too low for pitch detection (need ≥ 8000 Hz)")
+            }
             return (buffer.mono(), buffer.sampleRate)
-        } catch {
+        } catch let error as AudioFileError {
             throw ValidationError("cannot read audio file \(error)")
         }
     }

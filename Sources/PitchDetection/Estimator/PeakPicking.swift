@@ -1,3 +1,5 @@
+import Foundation
+
 /// A period candidate: fractional lag in analysis samples and its periodicity.
 struct PeriodCandidate {
     var lag: Float
@@ -12,7 +14,7 @@ enum PeakPicking {
     /// (2T, 3T … dip just as deep as T in a periodic signal).
     static func yinPeriod(
         cmnd: UnsafePointer<Float>, normalised: UnsafePointer<Float>,
-        minLag: Int, maxLag: Int, threshold: Float
+        minLag: Int, maxLag: Int, threshold: Float, octaveCost: Float = 0.05
     ) -> PeriodCandidate {
         var chosen = -1
         var lag = minLag
@@ -32,8 +34,18 @@ enum PeakPicking {
             lag += 1
         }
         if chosen < 0 {
+            // No clear dip: take the autocorrelation peak with the best periodicity after a
+            // small cost per octave of lag (as Praat's "octave cost"), so that in a mixture
+            // the long common period of voice and accompaniment does not win by default.
             chosen = minLag
-            for l in minLag...maxLag where cmnd[l] < cmnd[chosen] { chosen = l }
+            var bestScore = -Float.infinity
+            for l in minLag...maxLag where normalised[l] >= normalised[l - 1] && normalised[l] >= normalised[l + 1] {
+                let score = normalised[l] - octaveCost * log2(Float(l) / Float(minLag))
+                if score > bestScore { bestScore = score; chosen = l }
+            }
+            if bestScore == -Float.infinity {
+                for l in minLag...maxLag where cmnd[l] < cmnd[chosen] { chosen = l }
+            }
         }
         // Snap to the highest autocorrelation peak within ±15 %: with a strong formant the
         // autocorrelation has side lobes at T ± 1/F_formant that can dip below the threshold

@@ -14,7 +14,7 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     public var minimumAnalysisRate: Double = 11_000
     /// YIN absolute threshold on the cumulative-mean-normalised difference: the first dip
     /// below it is taken (prevents sub-harmonic, octave-too-low picks).
-    public var yinThreshold: Float = 0.30
+    public var yinThreshold: Float = 0.35
     /// Voicing: periodicity needed to start a voiced run and to keep it going (hysteresis).
     public var voicingOnsetClarity: Float = 0.50
     public var voicingHoldClarity: Float = 0.40
@@ -25,10 +25,10 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     public var centreEnergyRatio: Float = 0.12
     /// First-order high-pass on the analysis signal, Hz (0 = off): keeps a bass line from
     /// imposing its period on the voice (see `LowFrequencyCut`).
-    public var lowCutFrequency: Double = 300
+    public var lowCutFrequency: Double = 400
     /// Sub-harmonic check: half (or a third of) the chosen period is taken instead when its
     /// periodicity is at most this much lower.
-    public var subharmonicTolerance: Float = 0.15
+    public var subharmonicTolerance: Float = 0.20
     /// Octave guard: a jump of about an octave away from the previous frame's pitch is only
     /// accepted when its periodicity is no worse than the previous octave's minus this margin.
     public var octaveJumpMargin: Float = 0.08

@@ -2,11 +2,11 @@ import Foundation
 
 /// Monophonic singing-pitch detector (YIN family on FFTW), streaming and offline.
 ///
-/// Pipeline per input sample: anti-alias + downsample to the analysis rate (≥ 14 kHz, a whole
-/// divisor of the input rate: 16 kHz from 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz as is) →
-/// history. Every hop: Hann window → FFT → power spectrum → [bleed suppression] →
-/// inverse FFT = autocorrelation → YIN difference → first dip + parabolic interpolation →
-/// octave guard → voicing gate → `PitchFrame`.
+/// Pipeline: anti-alias + downsample by a whole factor to the analysis rate (12 kHz from
+/// 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz as is) → first-order low cut (400 Hz) → history.
+/// Every hop: Hann window → FFT → power spectrum → [bleed suppression] → inverse FFT =
+/// autocorrelation → YIN difference → first dip + parabolic interpolation → sub-harmonic
+/// check → octave guard → voicing gate → `PitchFrame`.
 ///
 /// Timing: frame `k` describes the window centred on input sample `k × hopSamples`
 /// (`time = k × hopSamples / sampleRate`), the first frame is at t = 0 (the stream is taken
@@ -14,7 +14,8 @@ import Foundation
 /// that delivers input sample `k × hopSamples + lookaheadSamples`, so
 /// **latency from the last sample a frame describes to its emission is zero samples** (plus
 /// the computation, ~5 µs), and from the frame's `time` it is `lookaheadSeconds`
-/// (half the window plus the decimation filter: 23.4 ms at 48 kHz with the defaults).
+/// (half the 46 ms window plus the decimation filter: 23.4 ms at 48 kHz, 23.3 ms at 44.1 kHz,
+/// 23.1 ms at 16 kHz with the defaults).
 ///
 /// Real-time safe: all buffers and FFTW plans are made in `init`; `process` does not allocate,
 /// lock or log. One instance must be used by one thread at a time (it may be handed over).

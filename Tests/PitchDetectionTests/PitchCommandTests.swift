@@ -1,0 +1,48 @@
+import AudioFiles
+import Foundation
+import Testing
+
+/// `karaoke pitch` end to end; `scripts/test` sets KARAOKE_BIN to the built binary.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["KARAOKE_BIN"] != nil))
+struct PitchCommandTests {
+    private let binary = ProcessInfo.processInfo.environment["KARAOKE_BIN"] ?? ""
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func printsOneRowPerHopWithTheTonesPitch() throws {
+        let path = NSTemporaryDirectory() + "pitch-cli-\(UUID().uuidString).wav"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Stereo 44.1 kHz: 0.5 s of silence, then 1 s of 392 Hz.
+        let rate = 44_100.0
+        let tone = [Float](repeating: 0, count: 22_050) + TestSignals.sine(392, seconds: 1, rate: rate)
+        try AudioFile.write(AudioBuffer(samples: tone.flatMap { [$0, $0] }, sampleRate: rate, channels: 2), to: path)
+        let result = try run(["pitch", path])
+        #expect(result.status == 0, "\(result.err)")
+        let rows = result.out.split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }
+        #expect(rows.count == 150)
+        #expect(rows.allSatisfy { $0.count == 2 })
+        for (k, row) in rows.enumerated() where row.count == 2 {
+            #expect(abs(row[0] - Double(k) * 0.01) < 1e-4)
+            if row[0] < 0.45 { #expect(row[1] == 0, "t=\(row[0]) should be unvoiced") }
+            if row[0] > 0.55 && row[0] < 1.45 { #expect(abs(1200 * log2(row[1] / 392)) < 10, "t=\(row[0]): \(row[1])") }
+        }
+    }
+
+    @Test func unreadableFileIsAClearError() throws {
+        let result = try run(["pitch", "/nonexistent/take.wav"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("/nonexistent/take.wav"))
+    }
+}
