@@ -3,7 +3,7 @@ import AudioFiles
 import Foundation
 import PitchDetection
 
-/// `karaoke pitch FILE [--backing FILE] [--csv]`: one `time_s,f0_hz` row per hop (0 = unvoiced).
+/// `karaoke pitch FILE [--backing FILE] [--csv] [--details]`: one `time_s,f0_hz` row per hop (0 = unvoiced).
 struct PitchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pitch",
@@ -21,8 +21,11 @@ struct PitchCommand: ParsableCommand {
     @Option(help: "The backing track that was playing during the recording.")
     var backing: String?
 
-    @Flag(help: "Print a CSV header and also the clarity and level columns.")
+    @Flag(help: "Start with the CSV header line `time_s,f0_hz`.")
     var csv = false
+
+    @Flag(help: "Add the clarity (0…1) and level (dBFS) columns.")
+    var details = false
 
     @Option(help: "Hop between frames in milliseconds.")
     var hopMs: Double = 10
@@ -44,10 +47,10 @@ struct PitchCommand: ParsableCommand {
         let elapsed = Double(threadCPUNanoseconds() - started) / 1e9
         var out = ""
         out.reserveCapacity(frames.count * 32)
-        if csv { out += "time_s,f0_hz,clarity,level_db\n" }
+        if csv { out += details ? "time_s,f0_hz,clarity,level_db\n" : "time_s,f0_hz\n" }
         for frame in frames {
             out += String(format: "%.4f,%.3f", frame.time, frame.frequency)
-            if csv { out += String(format: ",%.3f,%.1f", frame.clarity, frame.levelDb) }
+            if details { out += String(format: ",%.3f,%.1f", frame.clarity, frame.levelDb) }
             out += "\n"
         }
         FileHandle.standardOutput.write(Data(out.utf8))

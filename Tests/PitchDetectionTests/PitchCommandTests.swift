@@ -40,6 +40,22 @@ struct PitchCommandTests {
         }
     }
 
+    @Test func csvHasTheHeaderAndTwoColumnsDetailsAddClarityAndLevel() throws {
+        let path = NSTemporaryDirectory() + "pitch-cli-\(UUID().uuidString).wav"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try AudioFile.write(AudioBuffer(samples: TestSignals.sine(220, seconds: 0.3, rate: 48_000), sampleRate: 48_000, channels: 1), to: path)
+        let csv = try run(["pitch", path, "--csv"])
+        #expect(csv.status == 0, "\(csv.err)")
+        let lines = csv.out.split(separator: "\n")
+        #expect(lines.first == "time_s,f0_hz")
+        #expect(lines.count == 31)
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",").count == 2 })
+        let detailed = try run(["pitch", path, "--csv", "--details"])
+        let detailLines = detailed.out.split(separator: "\n")
+        #expect(detailLines.first == "time_s,f0_hz,clarity,level_db")
+        #expect(detailLines.dropFirst().allSatisfy { $0.split(separator: ",").count == 4 })
+    }
+
     @Test func unreadableFileIsAClearError() throws {
         let result = try run(["pitch", "/nonexistent/take.wav"])
         #expect(result.status != 0)
