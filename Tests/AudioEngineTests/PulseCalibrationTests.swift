@@ -2,7 +2,8 @@
 import Foundation
 import Testing
 
-@Suite(.serialized, .enabled(if: pulseAvailable)) struct PulseCalibrationTests {
+extension PulseAudioTests {
+@Suite struct PulseCalibrationTests {
     /// CI has no acoustic path, so a `module-loopback` (speaker.monitor → mic_sink, 30 ms)
     /// makes a real one; the calibrator must find its delay.
     @Test func calibratorMeasuresLoopbackDelay() throws {
@@ -53,4 +54,5 @@ import Testing
         #expect(TestSignals.rms(recorder.samples[...]) < 0.001)
         #expect(throws: PulseError.self) { try monitor.enable(source: "mic sink=evil") }
     }
+}
 }

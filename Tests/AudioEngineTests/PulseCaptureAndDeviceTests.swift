@@ -3,7 +3,8 @@ import AudioFiles
 import Foundation
 import Testing
 
-@Suite(.serialized, .enabled(if: pulseAvailable)) struct PulseCaptureAndDeviceTests {
+extension PulseAudioTests {
+@Suite struct PulseCaptureAndDeviceTests {
     /// Reads `seconds` of one capture channel, with the capture time of its first sample.
     func collect(_ channel: CaptureChannel, seconds: Double) -> (samples: [Float], firstTime: Double?) {
         var reader = channel.makeReader()
@@ -127,4 +128,5 @@ import Testing
         #expect(waitUntil(timeout: 4) { engine.position > 3.1 }, "resumed to \(engine.position)")
         #expect(engine.position < 7, "resumed to \(engine.position)")
     }
+}
 }

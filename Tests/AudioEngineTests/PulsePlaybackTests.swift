@@ -4,7 +4,8 @@ import Testing
 
 /// Playback through the private PulseAudio daemon (scripts/lib/pulse-test-env.sh), checked by
 /// recording what actually arrives at `speaker.monitor`. Serialized: they share the speaker.
-@Suite(.serialized, .enabled(if: pulseAvailable)) struct PulsePlaybackTests {
+extension PulseAudioTests {
+@Suite struct PulsePlaybackTests {
     @Test func toneArrivesWithRightPitchAndKeyPlusTwo() throws {
         let path = try TestSignals.writeTemp(TestSignals.sine(440, seconds: 6), name: "a440.wav")
         let engine = try PlaybackEngine(configuration: .init(device: "speaker"))
@@ -127,4 +128,4 @@ import Testing
         #expect(sorted.last! <= 0.02, "\(summary)")
     }
 }
-
+}

@@ -33,10 +33,14 @@ public final class CaptureChannel: @unchecked Sendable {
     func countOverrun(_ n: Int) { overrunFrames.add(n, ordering: .relaxed) }
 
     /// A reader that keeps track of frame numbers and capture times (one per consumer thread).
-    public func makeReader() -> CaptureReader { CaptureReader(channel: self) }
+    /// It starts at the newest sample: audio captured before it was made is skipped.
+    public func makeReader() -> CaptureReader {
+        samples.skip(Int.max)
+        return CaptureReader(channel: self)
+    }
 }
 
-/// Consumer-side cursor over a `CaptureChannel`: reads samples and tells when the first of
+/// Consumer-side cursor over a `CaptureChannel`; frame numbers count samples through the ring: reads samples and tells when the first of
 /// them was captured, so the consumer can map it to media time through the playback clock.
 public struct CaptureReader: Sendable {
     public let channel: CaptureChannel

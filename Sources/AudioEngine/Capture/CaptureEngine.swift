@@ -191,11 +191,14 @@ public final class CaptureEngine: @unchecked Sendable {
         hasAnchor = true
     }
 
+    /// Stamps the block about to be written: numbered in each ring's own count (so samples a
+    /// full ring dropped never shift the numbering), timed from the stream frame `firstFrame`.
     private func stamp(_ s: OpaquePointer, firstFrame: Int64) {
         guard hasAnchor else { return }
         let time = anchorHost + (Double(firstFrame) - anchorFrame) / configuration.sampleRate
-        let stamp = CaptureStamp(frame: firstFrame, hostTime: time)
-        for channel in channels { channel.stamps.write(stamp) }
+        for channel in channels {
+            channel.stamps.write(CaptureStamp(frame: Int64(channel.samples.totalWritten), hostTime: time))
+        }
     }
 
     private func deliver(_ samples: UnsafePointer<Float>, frames: Int) {

@@ -119,6 +119,25 @@ public final class PlaybackClock: @unchecked Sendable {
         return cp.mediaTime + elapsed * cp.rate
     }
 
+    /// The checkpoint in force at an output frame (its `rate` is 0 while paused or stopped).
+    public func checkpoint(atOutputFrame frame: Double) -> ClockCheckpoint? {
+        let c = count.load(ordering: .acquiring)
+        var i = c - 1
+        while i >= 0 && c - i < Self.historyCapacity {
+            let cp = history[i % Self.historyCapacity]
+            if Double(cp.outputFrame) <= frame { return cp }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Media time heard at `hostTime`, and whether the media was advancing (playing) then.
+    public func media(atHostTime hostTime: Double) -> (time: Double, playing: Bool)? {
+        let frame = playedFrame(atHostTime: hostTime)
+        guard let time = mediaTime(atOutputFrame: frame) else { return nil }
+        return (time, (checkpoint(atOutputFrame: frame)?.rate ?? 0) > 0)
+    }
+
     /// Media time heard at a host time (e.g. a microphone sample's capture time).
     public func mediaTime(atHostTime hostTime: Double) -> Double? {
         mediaTime(atOutputFrame: playedFrame(atHostTime: hostTime))

@@ -1,0 +1,51 @@
+import AudioEngine
+import PitchDetection
+import Scoring
+import SongModel
+
+/// One singer's microphone → `PitchSample`s in media time.
+///
+/// Pulls from the capture ring (never touching the record callback), runs our `PitchDetector`
+/// and stamps every frame with the media time being heard when that sound entered the mic:
+/// capture stamp (host time) → playback clock. Frames captured while playback was paused or
+/// stopped are dropped. Mic delay stays in the samples; the scoring session removes it.
+/// Not thread-safe: one pitch worker thread owns it.
+public final class LivePitchTracker {
+    public let detector: PitchDetector
+    private var reader: CaptureReader
+    private let clock: PlaybackClock
+    private let buffer: UnsafeMutableBufferPointer<Float>
+    /// Capture frame number of the first sample fed to the detector.
+    private var firstFrame: Int64?
+
+    public init(channel: CaptureChannel, clock: PlaybackClock, configuration: PitchDetectorConfiguration = .init()) {
+        detector = PitchDetector(sampleRate: channel.sampleRate, configuration: configuration)
+        reader = channel.makeReader()
+        self.clock = clock
+        buffer = .allocate(capacity: 4096)
+        buffer.initialize(repeating: 0)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Analyses everything captured so far; returns the new samples.
+    public func poll() -> [PitchSample] {
+        var out: [PitchSample] = []
+        while true {
+            let (n, _) = reader.read(into: buffer)
+            if n == 0 { break }
+            if firstFrame == nil { firstFrame = reader.nextFrame - Int64(n) }
+            let rate = detector.sampleRate
+            detector.process(UnsafeBufferPointer(rebasing: buffer[0..<n])) { frame in
+                let captureFrame = firstFrame! + Int64((frame.time * rate).rounded())
+                guard let host = reader.hostTime(ofFrame: captureFrame),
+                      let heard = clock.media(atHostTime: host), heard.playing else { return }
+                out.append(PitchSample(
+                    time: heard.time,
+                    midi: frame.isVoiced ? MusicalPitch.midi(fromHz: Double(frame.frequency)) : nil,
+                    levelDb: Double(frame.levelDb)))
+            }
+        }
+        return out
+    }
+}
