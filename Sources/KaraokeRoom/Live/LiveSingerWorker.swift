@@ -1,0 +1,72 @@
+import AudioEngine
+import Foundation
+import PitchDetection
+import Scoring
+import Synchronization
+
+/// The pitch worker thread of one microphone: capture ring → `LivePitchTracker` → the current
+/// `LiveSingerRun`. It lives as long as the room (one ring reader for the whole session); runs
+/// are swapped under a lock that the audio callbacks never touch. Everything it produces is
+/// handed to `output` on this thread.
+final class LiveSingerWorker: @unchecked Sendable {
+    struct Output: Sendable {
+        var samples: @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void
+        var lines: @Sendable (_ run: LiveSingerRun, _ lines: [LineResult]) -> Void
+    }
+
+    private let tracker: LivePitchTracker
+    private let clock: PlaybackClock
+    private let run = Mutex<LiveSingerRun?>(nil)
+    private let output: Output
+    private let running = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(true)
+    private let pollInterval = 0.01
+
+    init(channel: CaptureChannel, clock: PlaybackClock, output: Output) {
+        tracker = LivePitchTracker(channel: channel, clock: clock)
+        self.clock = clock
+        self.output = output
+    }
+
+    func start() {
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.store(false, ordering: .releasing)
+        let thread = Thread { [self] in
+            while running.load(ordering: .acquiring) {
+                step()
+                Thread.sleep(forTimeInterval: pollInterval)
+            }
+            finished.store(true, ordering: .releasing)
+        }
+        thread.name = "karaoke-live-singer"
+        thread.start()
+    }
+
+    func stop() {
+        running.store(false, ordering: .releasing)
+        while !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
+    /// Installs `new` (or none) and returns the run it replaces, with its lines so far.
+    func swap(_ new: LiveSingerRun?) -> LiveSingerRun? {
+        run.withLock { current in
+            let old = current
+            current = new
+            return old
+        }
+    }
+
+    private func step() {
+        let samples = tracker.poll()
+        let now = clock.mediaTimeNow() ?? 0
+        let progress = run.withLock { current -> (LiveSingerRun, [LineResult])? in
+            guard current != nil else { return nil }
+            current!.session.feed(contentsOf: samples)
+            let closed = current!.session.advance(to: now)
+            return (current!, closed)
+        }
+        guard let (snapshot, closed) = progress else { return }
+        if !samples.isEmpty { output.samples(snapshot, samples) }
+        if !closed.isEmpty { output.lines(snapshot, closed) }
+    }
+}
