@@ -43,7 +43,6 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     private var calibrated: [String: Double] = [:]
     private var lastPosition = 0.0
     private var loopWatch: DispatchSourceTimer?
-    private var pitchCounters: [Int]
 
     public init(microphones: [LiveMicrophone], clock: PlaybackClock, sink: any RoomEventSink,
                 store: ScoreStore?, options: Options = .init()) {
@@ -52,17 +51,19 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         self.store = store
         self.options = options
         self.sink = sink
-        pitchCounters = Array(repeating: 0, count: microphones.count)
         if let path = options.calibrationPath, let saved = try? CalibrationStore.load(path: path) {
             calibrated = saved.inputs.mapValues(\.delaySeconds)
         }
         let output = LiveSingerWorker.Output(
             samples: { [weak self] run, samples in self?.publishPitch(run, samples) },
             lines: { [weak self] run, lines in self?.publishLines(run, lines) })
-        workers = microphones.map { LiveSingerWorker(channel: $0.channel, clock: clock, output: output) }
+        workers = microphones.map { LiveSingerWorker(channel: $0.channel, clock: clock, pitchStride: options.pitchStride, output: output) }
         workers.forEach { $0.start() }
         queue.async { [self] in startLoopWatch() }
     }
+
+    /// Singers scored: one per microphone channel.
+    public var singerCount: Int { microphones.count }
 
     /// Stops the workers (after ending the current runs).
     public func close() {
@@ -198,8 +199,6 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         let delay = run.session.configuration.micDelayMedia
         let tolerance = run.session.configuration.difficulty.toleranceSemitones
         for sample in samples {
-            pitchCounters[run.singer] &+= 1
-            guard pitchCounters[run.singer] % max(options.pitchStride, 1) == 0 else { continue }
             let time = sample.time - delay
             let target = Self.targetMidi(in: run.session.reference, at: time)
             let hit = sample.midi.flatMap { sung in

@@ -7,7 +7,7 @@ import Synchronization
 /// The pitch worker thread of one microphone: capture ring → `LivePitchTracker` → the current
 /// `LiveSingerRun`. It lives as long as the room (one ring reader for the whole session); runs
 /// are swapped under a lock that the audio callbacks never touch. Everything it produces is
-/// handed to `output` on this thread.
+/// handed to `output` on this thread; pitch frames thinned to every `pitchStride`-th.
 final class LiveSingerWorker: @unchecked Sendable {
     struct Output: Sendable {
         var samples: @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void
@@ -21,8 +21,12 @@ final class LiveSingerWorker: @unchecked Sendable {
     private let running = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(true)
     private let pollInterval = 0.01
+    private let pitchStride: Int
+    /// Pitch frames seen so far (worker thread only), for the `pitchStride` thinning.
+    private var frameCount = 0
 
-    init(channel: CaptureChannel, clock: PlaybackClock, output: Output) {
+    init(channel: CaptureChannel, clock: PlaybackClock, pitchStride: Int, output: Output) {
+        self.pitchStride = max(pitchStride, 1)
         tracker = LivePitchTracker(channel: channel, clock: clock)
         self.clock = clock
         self.output = output
@@ -66,7 +70,12 @@ final class LiveSingerWorker: @unchecked Sendable {
             return (current!, closed)
         }
         guard let (snapshot, closed) = progress else { return }
-        if !samples.isEmpty { output.samples(snapshot, samples) }
+        var shown: [PitchSample] = []
+        for sample in samples {
+            frameCount &+= 1
+            if frameCount % pitchStride == 0 { shown.append(sample) }
+        }
+        if !shown.isEmpty { output.samples(snapshot, shown) }
         if !closed.isEmpty { output.lines(snapshot, closed) }
     }
 }
