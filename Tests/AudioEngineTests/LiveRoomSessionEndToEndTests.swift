@@ -90,6 +90,8 @@ extension PulseAudioTests {
             if case .total(let t) = event, t.final { t } else { nil }
         } }
         #expect(waitUntil(timeout: 25) { Set(finals().map(\.singer)) == [0, 1] }, "no final totals: \(transport.events.all.count) events")
+        // The stopped room re-arms a run from the top; nothing more may be judged or stored while it stays stopped.
+        Thread.sleep(forTimeInterval: 1.5)
 
         let lines = transport.events.all.compactMap { event -> LineScorePayload? in
             if case .lineScore(let s) = event { s } else { nil }

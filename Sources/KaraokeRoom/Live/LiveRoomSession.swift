@@ -158,18 +158,17 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
                     configuration: configuration, basis: reference.basis))
             }
             _ = worker.swap(LiveSingerRun(singer: singer, name: name, part: part, session: session,
-                                          recorder: recorder, fromStart: fromStart))
+                                          recorder: recorder, fromStart: fromStart, startPosition: position))
         }
     }
 
     /// Ends every current run: `final` publishes the final total; a run whose every line was judged is stored complete.
     private func endRuns(final: Bool) {
         for worker in workers {
-            guard let old = worker.swap(nil) else { continue }
+            // A run that judged no line leaves no row and no total.
+            guard let old = worker.swap(nil), !old.session.lineResults.isEmpty else { continue }
             let total = old.session.result.total
-            if old.session.isFinished, old.fromStart, let recorder = old.recorder {
-                Task { await recorder.finish(total: total) }
-            }
+            if old.session.isFinished, old.fromStart { old.recorder?.finish(total: total) }
             sink?.publishTotal(TotalPayload(singer: old.singer, name: old.name, score: Double(total), final: final))
         }
     }
@@ -184,7 +183,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
         timer.setEventHandler { [weak self] in
-            guard let self, entry != nil, let now = clock.mediaTimeNow() else { return }
+            guard let self, entry != nil, clock.isRunning, let now = clock.mediaTimeNow() else { return }
             if now < lastPosition - 0.5 { restart(at: now) }
             lastPosition = now
         }
@@ -213,7 +212,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     private func publishLines(_ run: LiveSingerRun, _ lines: [LineResult]) {
         for line in lines {
             sink?.publishLineScore(LineScorePayload(singer: run.singer, part: run.part, result: line))
-            if let recorder = run.recorder { Task { await recorder.record(line) } }
+            run.recorder?.record(line)
         }
         sink?.publishTotal(TotalPayload(singer: run.singer, name: run.name, score: Double(run.session.result.total), final: false))
     }

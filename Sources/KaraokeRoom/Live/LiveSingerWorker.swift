@@ -62,11 +62,17 @@ final class LiveSingerWorker: @unchecked Sendable {
 
     private func step() {
         let samples = tracker.poll()
-        let now = clock.mediaTimeNow() ?? 0
+        // Lines close only while the track plays: stopped, the clock still reads the old
+        // position (e.g. the song's end) and would judge a fresh run's lines as silent.
+        let now = clock.isRunning ? clock.mediaTimeNow() : nil
         let progress = run.withLock { current -> (LiveSingerRun, [LineResult])? in
             guard current != nil else { return nil }
+            // A run starts once the clock is playing near its start: right after a stop the clock
+            // still reads the old position, and its samples belong to no run.
+            if !current!.armed, let now, abs(now - current!.startPosition) < 1 { current!.armed = true }
+            guard current!.armed else { return nil }
             current!.session.feed(contentsOf: samples)
-            let closed = current!.session.advance(to: now)
+            let closed = now.map { current!.session.advance(to: $0) } ?? []
             return (current!, closed)
         }
         guard let (snapshot, closed) = progress else { return }
