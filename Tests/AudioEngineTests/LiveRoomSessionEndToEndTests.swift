@@ -48,41 +48,64 @@ extension PulseAudioTests {
 
         """
 
-    @Test func roomScoresTwoSingersLiveAndStoresTheirLines() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-room-\(UUID().uuidString)")
-        let songDir = folder.appendingPathComponent("songs/live-test")
-        try FileManager.default.createDirectory(at: songDir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let txt = songDir.appendingPathComponent("live-test.txt").path
-        try Self.songText.write(toFile: txt, atomically: true, encoding: .utf8)
-        let song = try SongFileReader.read(path: txt)
-        let rate = 48_000.0, seconds = 9.0
-        let inTune = LiveScoringEndToEndTests.singer(for: song, key: 0, seconds: seconds, rate: rate)
-        let wrong = LiveScoringEndToEndTests.singer(for: song, key: 5, seconds: seconds, rate: rate)
-        var interleaved = [Float](repeating: 0, count: inTune.count * 2)
-        for i in inTune.indices { interleaved[2 * i] = wrong[i]; interleaved[2 * i + 1] = inTune[i] }
-        try AudioFile.write(AudioBuffer(samples: interleaved, sampleRate: rate, channels: 2),
-                            to: songDir.appendingPathComponent("backing.wav").path, format: .wavFloat)
-
-        let store = try ScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
-        let engine = try PlaybackEngine(configuration: .init(device: "speaker"))
-        defer { engine.close() }
-        let capture = try CaptureEngine(configuration: .init(source: "speaker.monitor", layout: .channelsAsSingers))
-        defer { capture.close() }
-        #expect(capture.channels.count == 2)
-
-        var roomOptions = Room.Options(pin: RoomPin("1234")!, audio: true)
-        roomOptions.singerNames = ["Wrong Pitch", "In Tune"]
-        let room = Room(player: engine, catalog: try DirectorySongCatalog(directory: folder.appendingPathComponent("songs").path),
-                        options: roomOptions)
-        var liveOptions = LiveRoomSession.Options()
-        liveOptions.defaultMicDelay = 0  // the monitor of the speaker: no acoustic path
-        liveOptions.calibrationPath = nil
-        let live = LiveRoomSession(microphones: capture.channels.map { LiveMicrophone(channel: $0, source: "speaker.monitor") },
-                                   clock: engine.clock, sink: room, store: store, options: liveOptions)
+    /// The song folder, store, engine, capture, room and live session, wired as `serve` wires them.
+    final class Fixture {
+        let folder: URL
+        let store: ScoreStore
+        let engine: PlaybackEngine
+        let capture: CaptureEngine
+        let room: Room
+        let live: LiveRoomSession
         let transport = RecordingTransport()
-        room.start(transport: transport, liveSession: live)
-        defer { live.close(); room.shutdown() }
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-room-\(UUID().uuidString)")
+            let songDir = folder.appendingPathComponent("songs/live-test")
+            try FileManager.default.createDirectory(at: songDir, withIntermediateDirectories: true)
+            let txt = songDir.appendingPathComponent("live-test.txt").path
+            try LiveRoomSessionEndToEndTests.songText.write(toFile: txt, atomically: true, encoding: .utf8)
+            let song = try SongFileReader.read(path: txt)
+            let rate = 48_000.0, seconds = 9.0
+            let inTune = LiveScoringEndToEndTests.singer(for: song, key: 0, seconds: seconds, rate: rate)
+            let wrong = LiveScoringEndToEndTests.singer(for: song, key: 5, seconds: seconds, rate: rate)
+            var interleaved = [Float](repeating: 0, count: inTune.count * 2)
+            for i in inTune.indices { interleaved[2 * i] = wrong[i]; interleaved[2 * i + 1] = inTune[i] }
+            try AudioFile.write(AudioBuffer(samples: interleaved, sampleRate: rate, channels: 2),
+                                to: songDir.appendingPathComponent("backing.wav").path, format: .wavFloat)
+
+            store = try ScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
+            engine = try PlaybackEngine(configuration: .init(device: "speaker"))
+            capture = try CaptureEngine(configuration: .init(source: "speaker.monitor", layout: .channelsAsSingers))
+            var roomOptions = Room.Options(pin: RoomPin("1234")!, audio: true)
+            roomOptions.singerNames = ["Wrong Pitch", "In Tune"]
+            room = Room(player: engine, catalog: try DirectorySongCatalog(directory: folder.appendingPathComponent("songs").path),
+                        options: roomOptions)
+            var liveOptions = LiveRoomSession.Options()
+            liveOptions.defaultMicDelay = 0  // the monitor of the speaker: no acoustic path
+            liveOptions.calibrationPath = nil
+            live = LiveRoomSession(microphones: capture.channels.map { LiveMicrophone(channel: $0, source: "speaker.monitor") },
+                                   clock: engine.clock, sink: room, store: store, options: liveOptions)
+            room.start(transport: transport, liveSession: live)
+        }
+
+        func close() {
+            live.close()
+            room.shutdown()
+            capture.close()
+            engine.close()
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        var lineScores: [LineScorePayload] {
+            transport.events.all.compactMap { if case .lineScore(let s) = $0 { s } else { nil } }
+        }
+    }
+
+    @Test func roomScoresTwoSingersLiveAndStoresTheirLines() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let (store, room, transport, capture) = (fixture.store, fixture.room, fixture.transport, fixture.capture)
+        #expect(capture.channels.count == 2)
         try room.load(songId: "live-test", autoplay: true)
 
         // Both singers' final totals arrive when the song ends (about 9 s).
@@ -130,6 +153,32 @@ extension PulseAudioTests {
             #expect(Double(row.total) == expected?.score)
             #expect((try? store.lines(of: row.id ?? -1).count) == 3)
         }
+    }
+
+    /// A seek ends the run and starts a practice run there: lines before it are never judged,
+    /// the rest are; the stored performance stays incomplete.
+    @Test func seekStartsAPracticeRunFromTheNewPosition() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        try fixture.room.load(songId: "live-test")
+        // What the room does on a `seek` command: move the player, then tell the live session.
+        fixture.engine.seek(to: 2.9)
+        fixture.live.roomSeeked(to: fixture.engine.position)
+        fixture.engine.play()
+        #expect(waitUntil(timeout: 15) { fixture.lineScores.filter { $0.singer == 1 }.count >= 2 })
+        fixture.engine.pause()
+        Thread.sleep(forTimeInterval: 0.5)
+        let good = fixture.lineScores.filter { $0.singer == 1 }
+        #expect(good.map(\.line) == [1, 2], "line 0 was skipped by the seek")
+        for line in good { #expect(line.score > 0.8 * line.maxScore, "line \(line.line): \(line.score) of \(line.maxScore)") }
+        var rows: [PerformanceRecord] = []
+        _ = waitUntil(timeout: 5) {
+            rows = (try? fixture.store.history(singer: "In Tune")) ?? []
+            return rows.first.map { (try? fixture.store.lines(of: $0.id ?? -1).count) == 2 } ?? false
+        }
+        #expect(rows.count == 1)
+        #expect(rows.first?.finishedAt == nil, "a practice run is never complete")
+        #expect(rows.first.map { (try? fixture.store.lines(of: $0.id ?? -1).map(\.lineIndex)) == [1, 2] } == true)
     }
 }
 }

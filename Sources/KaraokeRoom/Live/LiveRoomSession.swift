@@ -41,8 +41,6 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     private var entry: CatalogEntry?
     private var settings = RoomSettings()
     private var calibrated: [String: Double] = [:]
-    private var lastPosition = 0.0
-    private var loopWatch: DispatchSourceTimer?
 
     public init(microphones: [LiveMicrophone], clock: PlaybackClock, sink: any RoomEventSink,
                 store: ScoreStore?, options: Options = .init()) {
@@ -56,10 +54,10 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         }
         let output = LiveSingerWorker.Output(
             samples: { [weak self] run, samples in self?.publishPitch(run, samples) },
-            lines: { [weak self] run, lines in self?.publishLines(run, lines) })
+            lines: { [weak self] run, lines in self?.publishLines(run, lines) },
+            jumped: { [weak self] position in self?.clockJumped(to: position) })
         workers = microphones.map { LiveSingerWorker(channel: $0.channel, clock: clock, pitchStride: options.pitchStride, output: output) }
         workers.forEach { $0.start() }
-        queue.async { [self] in startLoopWatch() }
     }
 
     /// Singers scored: one per microphone channel.
@@ -68,7 +66,6 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     /// Stops the workers (after ending the current runs).
     public func close() {
         queue.sync {
-            loopWatch?.cancel()
             endRuns(final: true)
         }
         workers.forEach { $0.stop() }
@@ -139,7 +136,6 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     }
 
     private func startRuns(at position: Double) {
-        lastPosition = position
         guard let entry, let song = entry.song, !song.parts.isEmpty else { return }
         for (singer, worker) in workers.enumerated() {
             let seat = settings.singers.first { $0.singer == singer }
@@ -178,17 +174,12 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         return calibrated[microphones[singer].source ?? "@DEFAULT_SOURCE@"] ?? options.defaultMicDelay
     }
 
-    /// A loop jump (or any backwards jump the room did not announce) starts a new run.
-    private func startLoopWatch() {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
-        timer.setEventHandler { [weak self] in
-            guard let self, entry != nil, clock.isRunning, let now = clock.mediaTimeNow() else { return }
-            if now < lastPosition - 0.5 { restart(at: now) }
-            lastPosition = now
+    /// A worker saw the clock jump (an A–B loop, or a seek announced late): new runs from there.
+    private func clockJumped(to position: Double) {
+        queue.async { [self] in
+            guard entry != nil else { return }
+            restart(at: position)
         }
-        timer.resume()
-        loopWatch = timer
     }
 
     // MARK: - Publishing (on the worker threads)

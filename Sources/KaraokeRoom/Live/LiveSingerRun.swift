@@ -19,6 +19,9 @@ struct LiveSingerRun: Sendable {
     var startPosition: Double
     /// Set by the worker once the clock plays near `startPosition`; until then nothing is judged.
     var armed = false
+    /// Clock reading (media, wall) at the worker's last step, to notice jumps.
+    var lastSeen: Double?
+    var lastSeenWall = 0.0
 }
 
 /// Stores one run in the score store line by line (so a crash loses at most one line); the

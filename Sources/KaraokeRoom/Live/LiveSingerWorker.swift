@@ -12,6 +12,9 @@ final class LiveSingerWorker: @unchecked Sendable {
     struct Output: Sendable {
         var samples: @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void
         var lines: @Sendable (_ run: LiveSingerRun, _ lines: [LineResult]) -> Void
+        /// The clock jumped (a seek or A–B loop the run did not start from): the run stops judging
+        /// and the session should start a new one at `position`.
+        var jumped: @Sendable (_ position: Double) -> Void
     }
 
     private let tracker: LivePitchTracker
@@ -60,28 +63,59 @@ final class LiveSingerWorker: @unchecked Sendable {
         }
     }
 
+    /// Backwards by more than 0.5 s, or forwards by more than the fastest tempo (1.5×) plays
+    /// in the elapsed wall time plus 0.5 s.
+    static func isJump(from last: Double, to now: Double, wallSeconds: Double) -> Bool {
+        now < last - 0.5 || now > last + 1.5 * max(wallSeconds, 0) + 0.5
+    }
+
+    private enum Outcome {
+        case idle
+        case jumped(to: Double)
+        case progress(LiveSingerRun, [LineResult])
+    }
+
     private func step() {
         let samples = tracker.poll()
         // Lines close only while the track plays: stopped, the clock still reads the old
         // position (e.g. the song's end) and would judge a fresh run's lines as silent.
         let now = clock.isRunning ? clock.mediaTimeNow() : nil
-        let progress = run.withLock { current -> (LiveSingerRun, [LineResult])? in
-            guard current != nil else { return nil }
+        let wall = ProcessInfo.processInfo.systemUptime
+        let outcome = run.withLock { current -> Outcome in
+            guard var r = current else { return .idle }
+            current = nil  // keep `r` unique: mutating a shared copy would copy the session's samples
+            defer { current = r }
             // A run starts once the clock is playing near its start: right after a stop the clock
             // still reads the old position, and its samples belong to no run.
-            if !current!.armed, let now, abs(now - current!.startPosition) < 1 { current!.armed = true }
-            guard current!.armed else { return nil }
-            current!.session.feed(contentsOf: samples)
-            let closed = now.map { current!.session.advance(to: $0) } ?? []
-            return (current!, closed)
+            if !r.armed, let now, abs(now - r.startPosition) < 1 { r.armed = true }
+            guard r.armed else { return .idle }
+            guard let now else {
+                r.session.feed(contentsOf: samples)
+                return .progress(r, [])
+            }
+            if let last = r.lastSeen, Self.isJump(from: last, to: now, wallSeconds: wall - r.lastSeenWall) {
+                r.armed = false
+                r.startPosition = .nan  // never re-arms; the session replaces the run
+                return .jumped(to: now)
+            }
+            r.lastSeen = now
+            r.lastSeenWall = wall
+            r.session.feed(contentsOf: samples)
+            return .progress(r, r.session.advance(to: now))
         }
-        guard let (snapshot, closed) = progress else { return }
-        var shown: [PitchSample] = []
-        for sample in samples {
-            frameCount &+= 1
-            if frameCount % pitchStride == 0 { shown.append(sample) }
+        switch outcome {
+        case .idle:
+            return
+        case .jumped(let position):
+            output.jumped(position)
+        case .progress(let snapshot, let closed):
+            var shown: [PitchSample] = []
+            for sample in samples {
+                frameCount &+= 1
+                if frameCount % pitchStride == 0 { shown.append(sample) }
+            }
+            if !shown.isEmpty { output.samples(snapshot, shown) }
+            if !closed.isEmpty { output.lines(snapshot, closed) }
         }
-        if !shown.isEmpty { output.samples(snapshot, shown) }
-        if !closed.isEmpty { output.lines(snapshot, closed) }
     }
 }
