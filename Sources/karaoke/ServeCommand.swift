@@ -41,12 +41,28 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public"), help: "Folder with the browser pages (default: ./public, else next to the package).")
     var publicDirectory: String?
 
+    @Option(help: ArgumentHelp("Microphone (PulseAudio source) to score (repeatable; default: the default source).", valueName: "SOURCE"))
+    var mic: [String] = []
+
+    @Option(help: "split: each channel of a source is a singer (a stereo source = a duet); mono: one singer per source.")
+    var micChannels: MicChannels = .split
+
+    @Option(help: ArgumentHelp("Singer name for the next microphone (repeatable; stored with the scores).", valueName: "NAME"))
+    var singer: [String] = []
+
+    @Option(help: ArgumentHelp("Mic delay in ms for singers with no calibration and no room setting (default 140).", valueName: "MS"))
+    var micDelay: Double?
+
+    @Flag(help: "Play audio but score nobody (no microphone is opened).")
+    var noMic = false
+
     @Option(name: .customLong("allow-origin"), help: "Extra browser origin allowed to connect (repeatable), e.g. http://tv.local:8080.")
     var allowedOrigins: [String] = []
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         if let pin, RoomPin(pin) == nil { throw ValidationError("--pin must be 4 to 8 digits") }
+        if let micDelay, !(0...1000).contains(micDelay) { throw ValidationError("--mic-delay must be 0…1000 ms") }
     }
 
     func run() async throws {
@@ -64,7 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             player = try AudioRoomPlayerFactory.make(logger: logger)
         }
-        let room = Room(player: player, catalog: catalog, options: .init(pin: roomPin, audio: !noAudio))
+        var roomOptions = Room.Options(pin: roomPin, audio: !noAudio)
+        roomOptions.singerNames = singer
+        let room = Room(player: player, catalog: catalog, options: roomOptions)
         if let engine = player as? PlaybackEngine {
             engine.onDeviceEvent = { [logger] event in
                 logger.warning("audio: \(event)")
@@ -75,7 +93,22 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
             allowedOrigins: allowedOrigins))
-        room.start(transport: server, leaderboard: openLeaderboard(logger: logger))
+        let store = openStore(logger: logger)
+        // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
+        var live: LiveScoringFactory.Live?
+        if let engine = player as? PlaybackEngine, !noMic {
+            var options = LiveRoomSession.Options()
+            options.calibrationPath = (scores as NSString).appendingPathComponent("calibration.json")
+            options.output = ProcessInfo.processInfo.environment["KARAOKE_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
+            if let micDelay { options.defaultMicDelay = micDelay / 1000 }
+            do {
+                live = try LiveScoringFactory.make(sources: mic, channels: micChannels, engine: engine, room: room,
+                                                   store: store, options: options, logger: logger)
+            } catch {
+                logger.warning("\(error); the room plays without scoring (--no-mic to silence this)")
+            }
+        }
+        room.start(transport: server, liveSession: live?.session, leaderboard: store.map { StoreLeaderboard(store: $0) })
         for summary in room.library where summary.error != nil {
             logger.warning("song \(summary.id): \(summary.error ?? "")")
         }
@@ -93,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let bound = server.port
         print("karaoke: room \"\(room.options.name)\" with \(room.library.count) song(s) from \(songs)\(noAudio ? " (no audio)" : "")")
+        if let live { print("  scoring \(live.session.singerCount) singer(s) from \(mic.isEmpty ? "the default source" : mic.joined(separator: ", "))") }
         for url in ListenAddresses.urls(host: host, port: bound) {
             print("  singer view  \(url)/")
             print("  remote       \(url)/remote")
@@ -106,6 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
         print("karaoke: stopping")
         fflush(nil)
         server.stop()
+        live?.close()
         room.shutdown()
         let stats = server.statistics
         let median = stats.deliveries.quantile(0.5).map { "\($0)" } ?? "-"
@@ -116,13 +151,13 @@ struct ServeCommand: AsyncParsableCommand {
         fflush(nil)
     }
 
-    /// The score store in `--scores`; without it the results view shows no leaderboard.
-    private func openLeaderboard(logger: Logger) -> (any RoomLeaderboard)? {
+    /// The score store in `--scores`; without it the results view shows no leaderboard and live scores are not kept.
+    private func openStore(logger: Logger) -> ScoreStore? {
         let path = (scores as NSString).appendingPathComponent("karaoke.sqlite")
         do {
-            return StoreLeaderboard(store: try ScoreStore(path: path))
+            return try ScoreStore(path: path)
         } catch {
-            logger.warning("results database \(path): \(error); the leaderboard stays empty")
+            logger.warning("results database \(path): \(error); the leaderboard stays empty, scores are not kept")
             return nil
         }
     }

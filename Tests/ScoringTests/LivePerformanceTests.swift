@@ -28,17 +28,17 @@ import Testing
         }
         #expect(published.map(\.lineIndex) == [0], "line 1 closed after its end plus mic delay, line 2 still open")
         let reader = try ScoreStore(path: path, readOnly: true)
-        let inProgress = try #require(try await reader.history(singer: "Ana").first)
+        let inProgress = try #require(try reader.history(singer: "Ana").first)
         #expect(inProgress.status == .inProgress)
-        #expect(try await reader.lines(of: inProgress.id!).count == 1)
+        #expect(try reader.lines(of: inProgress.id!).count == 1)
 
         await live.feed(Array(samples[fed...]))
         let result = await live.finish()
         #expect(result.total == 10000)
-        let stored = try #require(try await reader.performance(inProgress.id!))
+        let stored = try #require(try reader.performance(inProgress.id!))
         #expect(stored.status == .complete)
         #expect(stored.total == 10000)
-        #expect(try await reader.lines(of: inProgress.id!).count == 2)
+        #expect(try reader.lines(of: inProgress.id!).count == 2)
         #expect(await live.storeErrors.isEmpty)
     }
 }

@@ -17,6 +17,8 @@ public final class Room: @unchecked Sendable {
         public var tickInterval: Double
         /// How often `state` is re-sent while playing.
         public var stateInterval: Double
+        /// Names of singers 1, 2, … at start (`serve --singer`); the rest keep "Singer n".
+        public var singerNames: [String] = []
 
         public init(name: String = "karaoke", pin: RoomPin, audio: Bool, tickInterval: Double = 0.03, stateInterval: Double = 1) {
             self.name = name
@@ -55,6 +57,13 @@ public final class Room: @unchecked Sendable {
         self.catalog = catalog
         self.options = options
         self.logger = logger
+        for (index, name) in options.singerNames.enumerated() where !name.isEmpty {
+            if let seat = settings.singers.firstIndex(where: { $0.singer == index }) {
+                settings.singers[seat].name = name
+            } else {
+                settings.singers.append(SingerPayload(singer: index, name: name, part: index, micDelayMs: 0))
+            }
+        }
     }
 
     /// Wires the room to its transport and optional collaborators, scans the library and
@@ -452,7 +461,7 @@ extension Room: RoomEventSink {
     public func publishDevice(_ device: DevicePayload) { forward(.device(device)) }
 }
 
-/// Leaderboard rows for the results view (`ScoreStoreLeaderboard` reads the score store).
+/// Leaderboard rows for the results view (`StoreLeaderboard` reads the score store).
 public protocol RoomLeaderboard: Sendable {
     func leaderboard(songId: String?) async -> [LeaderboardEntryPayload]
 }

@@ -1,0 +1,224 @@
+import AudioEngine
+import EventServer
+import Foundation
+import Scoring
+import ScoreStore
+import SongModel
+
+/// Scores the room's singers live: one pitch worker per microphone (singer i = microphone i),
+/// each feeding a fresh `ScoringSession` per run. Publishes `pitch` (every `pitchStride`-th
+/// frame, droppable), `lineScore` per closed line (and stores it), and a running `total`.
+///
+/// Runs: loading a song starts a run per singer at the song's start. A seek, a loop jump back,
+/// or a change of difficulty/key/tempo/mic delay/singers ends the current run (left incomplete
+/// in the store unless every line was already judged) and starts a new *practice* run from the
+/// new position: lines before it are not judged, so a jump never scores skipped lines as zero.
+/// The room stopping or a new song ends the run; it is stored complete only if every line was judged.
+///
+/// The room calls it on its queue; all work hops onto a private queue, so the room never waits
+/// for a worker, calibration or the database. Audio callbacks are never touched.
+public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Mic delay for a singer whose room setting is 0 and who has no calibration.
+        public var defaultMicDelay = ScoringConfiguration.defaultMicDelay
+        /// Publish every n-th pitch frame (detector hop 10 ms → 20 ms at 2).
+        public var pitchStride = 2
+        /// Where `calibrate` keeps measured delays (`CalibrationStore`); nil = none.
+        public var calibrationPath: String? = CalibrationStore.defaultPath
+        /// Output sink the calibration clicks play on.
+        public var output: String?
+        public init() {}
+    }
+
+    private let microphones: [LiveMicrophone]
+    private let clock: PlaybackClock
+    private let store: ScoreStore?
+    private let options: Options
+    private weak var sink: (any RoomEventSink)?
+    private let queue = DispatchQueue(label: "karaoke.live-session")
+    private var workers: [LiveSingerWorker] = []
+    // State below lives on `queue`.
+    private var entry: CatalogEntry?
+    private var settings = RoomSettings()
+    private var calibrated: [String: Double] = [:]
+
+    public init(microphones: [LiveMicrophone], clock: PlaybackClock, sink: any RoomEventSink,
+                store: ScoreStore?, options: Options = .init()) {
+        self.microphones = microphones
+        self.clock = clock
+        self.store = store
+        self.options = options
+        self.sink = sink
+        if let path = options.calibrationPath, let saved = try? CalibrationStore.load(path: path) {
+            calibrated = saved.inputs.mapValues(\.delaySeconds)
+        }
+        let output = LiveSingerWorker.Output(
+            samples: { [weak self] run, samples in self?.publishPitch(run, samples) },
+            lines: { [weak self] run, lines in self?.publishLines(run, lines) },
+            jumped: { [weak self] position in self?.clockJumped(to: position) })
+        workers = microphones.map { LiveSingerWorker(channel: $0.channel, clock: clock, pitchStride: options.pitchStride, output: output) }
+        workers.forEach { $0.start() }
+    }
+
+    /// Singers scored: one per microphone channel.
+    public var singerCount: Int { microphones.count }
+
+    /// Stops the workers (after ending the current runs).
+    public func close() {
+        queue.sync {
+            endRuns(final: true)
+        }
+        workers.forEach { $0.stop() }
+    }
+
+    // MARK: - RoomLiveSession
+
+    public func roomLoaded(_ entry: CatalogEntry, settings: RoomSettings) {
+        queue.async { [self] in
+            endRuns(final: true)
+            self.entry = entry
+            self.settings = settings
+            startRuns(at: 0)
+        }
+    }
+
+    public func roomSettingsChanged(_ settings: RoomSettings) {
+        queue.async { [self] in
+            let old = self.settings
+            self.settings = settings
+            guard entry != nil, Self.scoringChanged(old, settings) else { return }
+            restart(at: clock.mediaTimeNow() ?? 0)
+        }
+    }
+
+    public func roomSeeked(to mediaSeconds: Double) {
+        queue.async { [self] in
+            guard entry != nil else { return }
+            restart(at: mediaSeconds)
+        }
+    }
+
+    public func roomStopped() {
+        queue.async { [self] in
+            endRuns(final: true)
+            // A replay after stop starts from the top, as the room does.
+            if entry != nil { startRuns(at: 0) }
+        }
+    }
+
+    public func calibrate(singer: Int) throws {
+        guard microphones.indices.contains(singer) else { throw LiveSessionError("no microphone for singer \(singer + 1)") }
+        guard !clock.isRunning else { throw LiveSessionError("stop playback before calibrating") }
+        let source = microphones[singer].source
+        queue.async { [self] in
+            let calibrator = LatencyCalibrator(output: options.output, inputs: [source])
+            guard let measured = try? calibrator.run(), let result = measured.values.first else { return }
+            calibrated[source ?? "@DEFAULT_SOURCE@"] = result.delaySeconds
+            if let path = options.calibrationPath {
+                var saved = (try? CalibrationStore.load(path: path)) ?? CalibrationStore()
+                saved.inputs[source ?? "@DEFAULT_SOURCE@"] = result
+                saved.measuredAt = Date()
+                try? saved.save(path: path)
+            }
+            if entry != nil { restart(at: clock.mediaTimeNow() ?? 0) }
+        }
+    }
+
+    // MARK: - Runs (on `queue`)
+
+    private static func scoringChanged(_ a: RoomSettings, _ b: RoomSettings) -> Bool {
+        a.key != b.key || a.tempo != b.tempo || a.difficulty != b.difficulty || a.singers != b.singers
+    }
+
+    private func restart(at position: Double) {
+        endRuns(final: false)
+        startRuns(at: position)
+    }
+
+    private func startRuns(at position: Double) {
+        guard let entry, let song = entry.song, !song.parts.isEmpty else { return }
+        for (singer, worker) in workers.enumerated() {
+            let seat = settings.singers.first { $0.singer == singer }
+            let part = min(max(seat?.part ?? singer, 0), song.parts.count - 1)
+            let configuration = ScoringConfiguration(
+                difficulty: Scoring.Difficulty(rawValue: settings.difficulty.rawValue) ?? .medium,
+                keyShift: settings.key, tempo: settings.tempo, micDelay: micDelay(singer: singer, seat: seat))
+            guard var reference = try? ReferencePart(song: song, partIndex: part, keyShift: settings.key) else { continue }
+            let fromStart = position <= (reference.lines.first?.start ?? 0)
+            reference.lines = reference.lines.filter { $0.start >= position - 0.05 }
+            let name = seat?.name ?? "Singer \(singer + 1)"
+            let session = ScoringSession(reference: reference, configuration: configuration)
+            let recorder = store.map {
+                LiveRunRecorder(store: $0, start: PerformanceStart(
+                    songId: entry.id, songTitle: song.metadata.title, singer: name, part: part,
+                    configuration: configuration, basis: reference.basis))
+            }
+            _ = worker.swap(LiveSingerRun(singer: singer, name: name, part: part, session: session,
+                                          recorder: recorder, fromStart: fromStart, startPosition: position))
+        }
+    }
+
+    /// Ends every current run: `final` publishes the final total; a run whose every line was judged is stored complete.
+    private func endRuns(final: Bool) {
+        for worker in workers {
+            // A run that judged no line leaves no row and no total.
+            guard let old = worker.swap(nil), !old.session.lineResults.isEmpty else { continue }
+            let total = old.session.result.total
+            if old.session.isFinished, old.fromStart { old.recorder?.finish(total: total) }
+            sink?.publishTotal(TotalPayload(singer: old.singer, name: old.name, score: Double(total), final: final))
+        }
+    }
+
+    private func micDelay(singer: Int, seat: SingerPayload?) -> Double {
+        if let ms = seat?.micDelayMs, ms != 0 { return Double(ms) / 1000 }
+        return calibrated[microphones[singer].source ?? "@DEFAULT_SOURCE@"] ?? options.defaultMicDelay
+    }
+
+    /// A worker saw the clock jump (an A–B loop, or a seek announced late): new runs from there.
+    private func clockJumped(to position: Double) {
+        queue.async { [self] in
+            guard entry != nil else { return }
+            restart(at: position)
+        }
+    }
+
+    // MARK: - Publishing (on the worker threads)
+
+    private func publishPitch(_ run: LiveSingerRun, _ samples: [PitchSample]) {
+        guard let sink else { return }
+        let delay = run.session.configuration.micDelayMedia
+        let tolerance = run.session.configuration.difficulty.toleranceSemitones
+        for sample in samples {
+            let time = sample.time - delay
+            let target = Self.targetMidi(in: run.session.reference, at: time)
+            let hit = sample.midi.flatMap { sung in
+                target.map { abs(ScoringRules.foldedDeviation(sung: sung, target: $0)) <= tolerance }
+            } ?? false
+            sink.publishPitch(PitchPayload(
+                singer: run.singer, time: time, hz: sample.midi.map { MusicalPitch.hz(fromMidi: $0) } ?? 0,
+                midi: sample.midi, target: target.map { Int($0.rounded()) }, hit: hit))
+        }
+    }
+
+    private func publishLines(_ run: LiveSingerRun, _ lines: [LineResult]) {
+        for line in lines {
+            sink?.publishLineScore(LineScorePayload(singer: run.singer, part: run.part, result: line))
+            run.recorder?.record(line)
+        }
+        sink?.publishTotal(TotalPayload(singer: run.singer, name: run.name, score: Double(run.session.result.total), final: false))
+    }
+
+    /// The (key-shifted) note being sung at `time`, nil between notes.
+    static func targetMidi(in reference: ReferencePart, at time: Double) -> Double? {
+        for line in reference.lines where line.start <= time + 0.5 && time <= line.judgedEnd {
+            if let note = line.notes.first(where: { $0.start <= time && time < $0.end }) { return note.targetMidi }
+        }
+        return nil
+    }
+}
+
+/// A live-session problem for the client that asked (e.g. calibration while playing).
+public struct LiveSessionError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,121 @@
+import AudioEngine
+import Foundation
+import PitchDetection
+import Scoring
+import Synchronization
+
+/// The pitch worker thread of one microphone: capture ring → `LivePitchTracker` → the current
+/// `LiveSingerRun`. It lives as long as the room (one ring reader for the whole session); runs
+/// are swapped under a lock that the audio callbacks never touch. Everything it produces is
+/// handed to `output` on this thread; pitch frames thinned to every `pitchStride`-th.
+final class LiveSingerWorker: @unchecked Sendable {
+    struct Output: Sendable {
+        var samples: @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void
+        var lines: @Sendable (_ run: LiveSingerRun, _ lines: [LineResult]) -> Void
+        /// The clock jumped (a seek or A–B loop the run did not start from): the run stops judging
+        /// and the session should start a new one at `position`.
+        var jumped: @Sendable (_ position: Double) -> Void
+    }
+
+    private let tracker: LivePitchTracker
+    private let clock: PlaybackClock
+    private let run = Mutex<LiveSingerRun?>(nil)
+    private let output: Output
+    private let running = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(true)
+    private let pollInterval = 0.01
+    private let pitchStride: Int
+    /// Pitch frames seen so far (worker thread only), for the `pitchStride` thinning.
+    private var frameCount = 0
+
+    init(channel: CaptureChannel, clock: PlaybackClock, pitchStride: Int, output: Output) {
+        self.pitchStride = max(pitchStride, 1)
+        tracker = LivePitchTracker(channel: channel, clock: clock)
+        self.clock = clock
+        self.output = output
+    }
+
+    func start() {
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.store(false, ordering: .releasing)
+        let thread = Thread { [self] in
+            while running.load(ordering: .acquiring) {
+                step()
+                Thread.sleep(forTimeInterval: pollInterval)
+            }
+            finished.store(true, ordering: .releasing)
+        }
+        thread.name = "karaoke-live-singer"
+        thread.start()
+    }
+
+    func stop() {
+        running.store(false, ordering: .releasing)
+        while !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
+    /// Installs `new` (or none) and returns the run it replaces, with its lines so far.
+    func swap(_ new: LiveSingerRun?) -> LiveSingerRun? {
+        run.withLock { current in
+            let old = current
+            current = new
+            return old
+        }
+    }
+
+    /// Backwards by more than 0.5 s, or forwards by more than the fastest tempo (1.5×) plays
+    /// in the elapsed wall time plus 0.5 s.
+    static func isJump(from last: Double, to now: Double, wallSeconds: Double) -> Bool {
+        now < last - 0.5 || now > last + 1.5 * max(wallSeconds, 0) + 0.5
+    }
+
+    private enum Outcome {
+        case idle
+        case jumped(to: Double)
+        case progress(LiveSingerRun, [LineResult])
+    }
+
+    private func step() {
+        let samples = tracker.poll()
+        // Lines close only while the track plays: stopped, the clock still reads the old
+        // position (e.g. the song's end) and would judge a fresh run's lines as silent.
+        let now = clock.isRunning ? clock.mediaTimeNow() : nil
+        let wall = ProcessInfo.processInfo.systemUptime
+        let outcome = run.withLock { current -> Outcome in
+            guard var r = current else { return .idle }
+            current = nil  // keep `r` unique: mutating a shared copy would copy the session's samples
+            defer { current = r }
+            // A run starts once the clock is playing near its start: right after a stop the clock
+            // still reads the old position, and its samples belong to no run.
+            if !r.armed, let now, abs(now - r.startPosition) < 1 { r.armed = true }
+            guard r.armed else { return .idle }
+            guard let now else {
+                r.session.feed(contentsOf: samples)
+                return .progress(r, [])
+            }
+            if let last = r.lastSeen, Self.isJump(from: last, to: now, wallSeconds: wall - r.lastSeenWall) {
+                r.armed = false
+                r.startPosition = .nan  // never re-arms; the session replaces the run
+                return .jumped(to: now)
+            }
+            r.lastSeen = now
+            r.lastSeenWall = wall
+            r.session.feed(contentsOf: samples)
+            return .progress(r, r.session.advance(to: now))
+        }
+        switch outcome {
+        case .idle:
+            return
+        case .jumped(let position):
+            output.jumped(position)
+        case .progress(let snapshot, let closed):
+            var shown: [PitchSample] = []
+            for sample in samples {
+                frameCount &+= 1
+                if frameCount % pitchStride == 0 { shown.append(sample) }
+            }
+            if !shown.isEmpty { output.samples(snapshot, shown) }
+            if !closed.isEmpty { output.lines(snapshot, closed) }
+        }
+    }
+}

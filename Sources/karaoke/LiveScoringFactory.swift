@@ -1,0 +1,54 @@
+import ArgumentParser
+import AudioEngine
+import EventServer
+import Foundation
+import KaraokeRoom
+import Logging
+import ScoreStore
+
+/// How `serve` splits its microphones into singers (`--mic-channels`).
+enum MicChannels: String, CaseIterable, Sendable, ExpressibleByArgument {
+    /// Every channel of a source is its own singer (a stereo interface = two singers).
+    case split
+    /// Each source is one singer (channels mixed down).
+    case mono
+}
+
+/// Opens the microphones and builds the room's `LiveRoomSession` on the playback engine's clock.
+/// Singer i is microphone i: sources in `--mic` order, and with `split` each source's channels in order.
+enum LiveScoringFactory {
+    struct Live {
+        let session: LiveRoomSession
+        let captures: [CaptureEngine]
+
+        func close() {
+            session.close()
+            captures.forEach { $0.close() }
+        }
+    }
+
+    static func make(sources: [String], channels: MicChannels, engine: PlaybackEngine, room: Room,
+                     store: ScoreStore?, options: LiveRoomSession.Options, logger: Logger) throws -> Live {
+        var captures: [CaptureEngine] = []
+        var microphones: [LiveMicrophone] = []
+        let names: [String?] = sources.isEmpty ? [nil] : sources.map { $0 }
+        for source in names {
+            let layout: CaptureEngine.Layout = channels == .split ? .channelsAsSingers : .mono
+            let capture: CaptureEngine
+            do {
+                capture = try CaptureEngine(configuration: .init(source: source, layout: layout))
+            } catch {
+                captures.forEach { $0.close() }
+                throw PlaybackError(path: nil, message: "cannot open microphone \(source ?? "(default source)"): \(error)")
+            }
+            capture.onDeviceEvent = { event in
+                logger.warning("microphone \(source ?? "(default)"): \(event)")
+                room.publishDevice(DevicePayload(event))
+            }
+            captures.append(capture)
+            microphones += capture.channels.map { LiveMicrophone(channel: $0, source: source) }
+        }
+        let session = LiveRoomSession(microphones: microphones, clock: engine.clock, sink: room, store: store, options: options)
+        return Live(session: session, captures: captures)
+    }
+}

@@ -1,0 +1,184 @@
+@testable import AudioEngine
+import AudioFiles
+import EventServer
+import Foundation
+import KaraokeRoom
+import ScoreStore
+import SongFormats
+import SongModel
+import Testing
+
+/// The room as `serve` builds it (PlaybackEngine player, DirectorySongCatalog, LiveRoomSession on
+/// the engine's clock, score store), playing a small generated duet-style song: the track's
+/// right channel is a singer in tune, its left channel the same melody a fourth too high. The
+/// microphones are the two channels of `speaker.monitor` (split mode), so singer 0 sings wrong,
+/// singer 1 right. The room must publish high line scores for singer 1, low for singer 0, and the
+/// store must hold both performances line by line, complete at the end of the song.
+extension PulseAudioTests {
+@Suite struct LiveRoomSessionEndToEndTests {
+    /// Records what the room broadcasts.
+    final class RecordingTransport: RoomTransport, @unchecked Sendable {
+        let events = EventLog<ServerEvent>()
+        func broadcast(_ event: ServerEvent) { events.append(event) }
+        func send(_ event: ServerEvent, to client: ClientID) {}
+        func close(_ client: ClientID, status: UInt16, reason: String) {}
+    }
+
+    static let songText = """
+        #TITLE:Live Room Test
+        #ARTIST:Tests
+        #MP3:backing.wav
+        #BPM:120
+        #GAP:500
+        : 0 4 0 One
+        : 4 4 4  two
+        * 8 4 7  three
+        : 12 4 4  four
+        - 18
+        : 20 4 2 Five
+        : 24 4 5  six
+        : 28 4 9  se
+        : 32 4 5 ven
+        - 38
+        : 40 4 7 Eight
+        : 44 4 11  nine
+        : 48 4 12  ten
+        : 52 4 7  end
+        E
+
+        """
+
+    /// The song folder, store, engine, capture, room and live session, wired as `serve` wires them.
+    final class Fixture {
+        let folder: URL
+        let store: ScoreStore
+        let engine: PlaybackEngine
+        let capture: CaptureEngine
+        let room: Room
+        let live: LiveRoomSession
+        let transport = RecordingTransport()
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-room-\(UUID().uuidString)")
+            let songDir = folder.appendingPathComponent("songs/live-test")
+            try FileManager.default.createDirectory(at: songDir, withIntermediateDirectories: true)
+            let txt = songDir.appendingPathComponent("live-test.txt").path
+            try LiveRoomSessionEndToEndTests.songText.write(toFile: txt, atomically: true, encoding: .utf8)
+            let song = try SongFileReader.read(path: txt)
+            let rate = 48_000.0, seconds = 9.0
+            let inTune = LiveScoringEndToEndTests.singer(for: song, key: 0, seconds: seconds, rate: rate)
+            let wrong = LiveScoringEndToEndTests.singer(for: song, key: 5, seconds: seconds, rate: rate)
+            var interleaved = [Float](repeating: 0, count: inTune.count * 2)
+            for i in inTune.indices { interleaved[2 * i] = wrong[i]; interleaved[2 * i + 1] = inTune[i] }
+            try AudioFile.write(AudioBuffer(samples: interleaved, sampleRate: rate, channels: 2),
+                                to: songDir.appendingPathComponent("backing.wav").path, format: .wavFloat)
+
+            store = try ScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
+            engine = try PlaybackEngine(configuration: .init(device: "speaker"))
+            capture = try CaptureEngine(configuration: .init(source: "speaker.monitor", layout: .channelsAsSingers))
+            var roomOptions = Room.Options(pin: RoomPin("1234")!, audio: true)
+            roomOptions.singerNames = ["Wrong Pitch", "In Tune"]
+            room = Room(player: engine, catalog: try DirectorySongCatalog(directory: folder.appendingPathComponent("songs").path),
+                        options: roomOptions)
+            var liveOptions = LiveRoomSession.Options()
+            liveOptions.defaultMicDelay = 0  // the monitor of the speaker: no acoustic path
+            liveOptions.calibrationPath = nil
+            live = LiveRoomSession(microphones: capture.channels.map { LiveMicrophone(channel: $0, source: "speaker.monitor") },
+                                   clock: engine.clock, sink: room, store: store, options: liveOptions)
+            room.start(transport: transport, liveSession: live)
+        }
+
+        func close() {
+            live.close()
+            room.shutdown()
+            capture.close()
+            engine.close()
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        var lineScores: [LineScorePayload] {
+            transport.events.all.compactMap { if case .lineScore(let s) = $0 { s } else { nil } }
+        }
+    }
+
+    @Test func roomScoresTwoSingersLiveAndStoresTheirLines() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let (store, room, transport, capture) = (fixture.store, fixture.room, fixture.transport, fixture.capture)
+        #expect(capture.channels.count == 2)
+        try room.load(songId: "live-test", autoplay: true)
+
+        // Both singers' final totals arrive when the song ends (about 9 s).
+        let finals = { transport.events.all.compactMap { event -> TotalPayload? in
+            if case .total(let t) = event, t.final { t } else { nil }
+        } }
+        #expect(waitUntil(timeout: 25) { Set(finals().map(\.singer)) == [0, 1] }, "no final totals: \(transport.events.all.count) events")
+        // The stopped room re-arms a run from the top; nothing more may be judged or stored while it stays stopped.
+        Thread.sleep(forTimeInterval: 1.5)
+
+        let lines = transport.events.all.compactMap { event -> LineScorePayload? in
+            if case .lineScore(let s) = event { s } else { nil }
+        }
+        let pitches = transport.events.all.compactMap { event -> PitchPayload? in
+            if case .pitch(let p) = event { p } else { nil }
+        }
+        let good = lines.filter { $0.singer == 1 }, bad = lines.filter { $0.singer == 0 }
+        print("in tune \(good.map { Int($0.score) }) wrong \(bad.map { Int($0.score) }) of \(good.map { Int($0.maxScore) }); \(pitches.count) pitch frames")
+        #expect(good.map(\.line) == [0, 1, 2])
+        #expect(bad.map(\.line) == [0, 1, 2])
+        for line in good { #expect(line.score > 0.8 * line.maxScore, "in-tune line \(line.line): \(line.score) of \(line.maxScore)") }
+        for line in bad { #expect(line.score < 0.2 * line.maxScore, "wrong line \(line.line): \(line.score) of \(line.maxScore)") }
+        // Pitch frames name the target and say whether it was hit.
+        let goodVoiced = pitches.filter { $0.singer == 1 && $0.target != nil && $0.midi != nil }
+        let badVoiced = pitches.filter { $0.singer == 0 && $0.target != nil && $0.midi != nil }
+        #expect(goodVoiced.count > 50)
+        #expect(Double(goodVoiced.filter(\.hit).count) > 0.8 * Double(goodVoiced.count))
+        #expect(Double(badVoiced.filter(\.hit).count) < 0.2 * Double(max(badVoiced.count, 1)))
+        let finalTotals = Dictionary(uniqueKeysWithValues: finals().map { ($0.singer, $0) })
+        #expect(finalTotals[1]?.name == "In Tune")
+        #expect((finalTotals[1]?.score ?? 0) > 8000)
+        #expect((finalTotals[0]?.score ?? 10_000) < 2000)
+
+        // The store: one complete performance per singer, every line recorded.
+        var rows: [PerformanceRecord] = []
+        _ = waitUntil(timeout: 5) {
+            rows = ((try? store.history(singer: "In Tune")) ?? []) + ((try? store.history(singer: "Wrong Pitch")) ?? [])
+            return rows.count == 2 && rows.allSatisfy { $0.finishedAt != nil }
+        }
+        #expect(rows.count == 2)
+        for row in rows {
+            let expected = row.singer == "In Tune" ? finalTotals[1] : finalTotals[0]
+            #expect(row.songId == "live-test")
+            #expect(row.finishedAt != nil, "\(row.singer) not complete")
+            #expect(Double(row.total) == expected?.score)
+            #expect((try? store.lines(of: row.id ?? -1).count) == 3)
+        }
+    }
+
+    /// A seek ends the run and starts a practice run there: lines before it are never judged,
+    /// the rest are; the stored performance stays incomplete.
+    @Test func seekStartsAPracticeRunFromTheNewPosition() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        try fixture.room.load(songId: "live-test")
+        // What the room does on a `seek` command: move the player, then tell the live session.
+        fixture.engine.seek(to: 2.9)
+        fixture.live.roomSeeked(to: fixture.engine.position)
+        fixture.engine.play()
+        #expect(waitUntil(timeout: 15) { fixture.lineScores.filter { $0.singer == 1 }.count >= 2 })
+        fixture.engine.pause()
+        Thread.sleep(forTimeInterval: 0.5)
+        let good = fixture.lineScores.filter { $0.singer == 1 }
+        #expect(good.map(\.line) == [1, 2], "line 0 was skipped by the seek")
+        for line in good { #expect(line.score > 0.8 * line.maxScore, "line \(line.line): \(line.score) of \(line.maxScore)") }
+        var rows: [PerformanceRecord] = []
+        _ = waitUntil(timeout: 5) {
+            rows = (try? fixture.store.history(singer: "In Tune")) ?? []
+            return rows.first.map { (try? fixture.store.lines(of: $0.id ?? -1).count) == 2 } ?? false
+        }
+        #expect(rows.count == 1)
+        #expect(rows.first?.finishedAt == nil, "a practice run is never complete")
+        #expect(rows.first.map { (try? fixture.store.lines(of: $0.id ?? -1).map(\.lineIndex)) == [1, 2] } == true)
+    }
+}
+}
