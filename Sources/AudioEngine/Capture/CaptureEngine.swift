@@ -74,13 +74,7 @@ public final class CaptureEngine: @unchecked Sendable {
 
     /// Measured input latency: from the source capturing a sample to our callback reading it.
     public var inputLatency: Double? {
-        pulse.withLock {
-            guard let stream else { return nil }
-            var usec: pa_usec_t = 0
-            var negative: Int32 = 0
-            guard pa_stream_get_latency(stream, &usec, &negative) == 0 else { return nil }
-            return negative != 0 ? 0 : Double(usec) / 1e6
-        }
+        pulse.withLock { stream.flatMap(PulseContext.latencyLocked) }
     }
 
     public func close() {

@@ -128,13 +128,7 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     /// Measured output latency: buffered in the stream plus the sink's own (PulseAudio timing).
     public var outputLatency: Double? {
-        pulse.withLock {
-            guard let stream else { return nil }
-            var usec: pa_usec_t = 0
-            var negative: Int32 = 0
-            guard pa_stream_get_latency(stream, &usec, &negative) == 0 else { return nil }
-            return negative != 0 ? 0 : Double(usec) / 1e6
-        }
+        pulse.withLock { stream.flatMap(PulseContext.latencyLocked) }
     }
 
     /// Closes the stream and the connection; the engine cannot be used afterwards.

@@ -109,6 +109,15 @@ public final class PulseContext: @unchecked Sendable {
     /// Disconnects (streams must be closed first).
     public func close() { withLock { dropContextLocked() } }
 
+    /// A stream's latency in seconds from PulseAudio's timing info (nil before it is known).
+    /// Call inside `withLock`.
+    static func latencyLocked(_ stream: OpaquePointer) -> Double? {
+        var usec: pa_usec_t = 0
+        var negative: Int32 = 0
+        guard pa_stream_get_latency(stream, &usec, &negative) == 0 else { return nil }
+        return negative != 0 ? 0 : Double(usec) / 1e6
+    }
+
     /// Runs an operation and waits for it (the callback must call `signal()` via the box).
     func waitFor(_ operation: OpaquePointer?) {
         guard let op = operation else { return }
