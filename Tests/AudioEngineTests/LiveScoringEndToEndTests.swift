@@ -91,13 +91,16 @@ extension PulseAudioTests {
         print("mic delay \(micDelay * 1000) ms; live \(live.map { Int($0.score) }) offline \(offlineLines.map { Int($0.score) })")
 
         #expect(offlineLines.count >= 4)
-        #expect(live.count == offlineLines.count, "live closed \(live.count) lines, offline \(offlineLines.count)")
-        // Live line scores match offline scoring of the same synthesised voice.
+        // Live line scores match offline scoring of the same synthesised voice. Offline hears the
+        // voice synthesised at +2; live hears it shifted +2 by the real-time stretcher, whose note
+        // onsets can cost a beat now and then: allow 10 % of a line, 3 % of the whole.
         #expect(live.count == offlineLines.count, "live closed \(live.count) lines, offline \(offlineLines.count)")
         for (l, o) in zip(live, offlineLines) {
             #expect(l.lineIndex == o.lineIndex)
-            #expect(abs(l.score - o.score) <= max(0.05 * o.maxScore, 1), "line \(o.lineIndex) '\(o.text)': live \(l.score) offline \(o.score) of \(o.maxScore)")
+            #expect(abs(l.score - o.score) <= max(0.10 * o.maxScore, 1), "line \(o.lineIndex) '\(o.text)': live \(l.score) offline \(o.score) of \(o.maxScore)")
         }
+        let liveTotal = live.reduce(0) { $0 + $1.score }, offlineTotal = offlineLines.reduce(0) { $0 + $1.score }
+        #expect(abs(liveTotal - offlineTotal) <= 0.03 * offlineLines.reduce(0) { $0 + $1.maxScore }, "live \(liveTotal) offline \(offlineTotal)")
         // The synthesised singer is in tune: both should score well, which makes the match meaningful.
         #expect(offlineLines.reduce(0) { $0 + $1.score } > 0.8 * offlineLines.reduce(0) { $0 + $1.maxScore })
     }
