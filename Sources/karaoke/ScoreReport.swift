@@ -39,9 +39,7 @@ struct ScoreReport: Encodable {
     }
 
     func jsonText() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try JSONOutput.string(self)
     }
 
     func text() -> String {

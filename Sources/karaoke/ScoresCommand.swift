@@ -35,10 +35,7 @@ struct ScoresCommand: AsyncParsableCommand {
                 output.leaderboard = try store.leaderboard(songId: songId, difficulty: difficulty, limit: limit)
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                encoder.dateEncodingStrategy = .iso8601
-                print(String(decoding: try encoder.encode(output), as: UTF8.self))
+                print(try JSONOutput.string(output))
             } else {
                 print(text(output), terminator: "")
             }

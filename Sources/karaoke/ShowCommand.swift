@@ -35,9 +35,7 @@ struct ShowCommand: ParsableCommand {
         }
         let view = SongTimelineJSON(song: loaded, parts: indices)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(view), as: UTF8.self))
+            print(try JSONOutput.string(view))
             return
         }
         print("\(view.title) — \(view.artist)   [\(view.format)] \(view.source)")

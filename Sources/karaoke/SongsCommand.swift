@@ -24,9 +24,7 @@ struct SongsCommand: ParsableCommand {
         }
         let entries = SongLibrary(directory: dir).scan()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(entries.map(SongSummaryJSON.init)), as: UTF8.self))
+            print(try JSONOutput.string(entries.map(SongSummaryJSON.init)))
             return
         }
         if entries.isEmpty { print("no song folders in \(dir)") }

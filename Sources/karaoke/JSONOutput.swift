@@ -1,0 +1,11 @@
+import Foundation
+
+/// The one JSON style every `--json` option prints: indented, keys sorted, slashes and dates readable.
+enum JSONOutput {
+    static func string(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
