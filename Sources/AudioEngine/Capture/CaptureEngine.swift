@@ -176,12 +176,14 @@ public final class CaptureEngine: @unchecked Sendable {
     private var hasAnchor = false
 
     /// On every timing reply: the server stamped the moment it had queued `write_index` bytes
-    /// for us while `source_usec` more were still inside the source.
+    /// for us while `source_usec` more were still inside the source. A sink's monitor gets each
+    /// block when the sink renders it, `sink_usec` before it is played; PulseAudio reports that
+    /// as `sink_usec` on monitor streams (0 otherwise), so the stamp is the moment it is heard.
     private func updateAnchor(_ s: OpaquePointer) {
         guard let info = pa_stream_get_timing_info(s)?.pointee, info.write_index_corrupt == 0 else { return }
         anchorHost = HostClock.hostTime(fromRealtime: info.timestamp)
         anchorFrame = Double(streamFrameBase) + Double(max(0, info.write_index)) / Double(4 * streamChannels)
-            + Double(info.source_usec) * configuration.sampleRate / 1e6
+            + (Double(info.source_usec) - Double(info.sink_usec)) * configuration.sampleRate / 1e6
         hasAnchor = true
     }
 

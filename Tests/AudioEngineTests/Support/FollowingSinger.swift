@@ -1,0 +1,94 @@
+@testable import AudioEngine
+import CPulse
+import Foundation
+
+/// A synthetic singer that follows the music as a person does: its own PulseAudio playback
+/// stream (into `mic_sink`, whose monitor is the `mic` source), which on every write request
+/// sings the part of `voice` (indexed by media time) for the media time the backing will be at
+/// when this block is heard. An underrun or a late start of either stream therefore never
+/// shifts the voice against the backing; what is left is a constant path delay (this stream's
+/// hand-over, the capture side), which a calibration through the same singer measures.
+final class FollowingSinger: @unchecked Sendable {
+    private let pulse: PulseContext
+    private let clock: PlaybackClock
+    private let voice: [Float]
+    private let rate: Double
+    /// Mainloop thread only.
+    private var stream: OpaquePointer?
+    private var nextIndex: Int?
+    private var scratch = [Float](repeating: 0, count: 48_000)
+
+    /// `voice[i]` is the sample for media time `i / rate`.
+    init(sink: String, voice: [Float], rate: Double, following clock: PlaybackClock) throws {
+        self.voice = voice
+        self.rate = rate
+        self.clock = clock
+        pulse = try PulseContext(name: "karaoke-test-singer", server: nil)
+        try pulse.connect()
+        try pulse.withLock { try openStream(sink: sink) }
+    }
+
+    deinit { close() }
+
+    func close() {
+        pulse.withLock {
+            guard let s = stream else { return }
+            stream = nil
+            pa_stream_set_write_callback(s, nil, nil)
+            pa_stream_set_state_callback(s, nil, nil)
+            pa_stream_disconnect(s)
+            pa_stream_unref(s)
+        }
+        pulse.close()
+    }
+
+    private func openStream(sink: String) throws {
+        guard let ctx = pulse.context else { throw PulseError("singer", message: "not connected") }
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(rate), channels: 1)
+        guard let s = pa_stream_new(ctx, "synthetic singer", &spec, nil) else {
+            throw PulseError("singer stream", code: pa_context_errno(ctx))
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        pa_stream_set_state_callback(s, { _, userdata in
+            Unmanaged<FollowingSinger>.fromOpaque(userdata!).takeUnretainedValue().pulse.signal()
+        }, me)
+        pa_stream_set_write_callback(s, { s, nbytes, userdata in
+            Unmanaged<FollowingSinger>.fromOpaque(userdata!).takeUnretainedValue().write(s!, bytes: nbytes)
+        }, me)
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(0.02 * rate) * 4, prebuf: UInt32.max,
+                                  minreq: UInt32(0.005 * rate) * 4, fragsize: UInt32.max)
+        let flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
+            | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_DONT_MOVE.rawValue
+        stream = s
+        guard pa_stream_connect_playback(s, sink, &attr, pa_stream_flags_t(rawValue: flags), nil, nil) == 0 else {
+            throw PulseError("singer connect", code: pa_context_errno(ctx))
+        }
+        while pa_stream_get_state(s) != PA_STREAM_READY {
+            guard PA_STREAM_IS_GOOD(pa_stream_get_state(s)) != 0 else { throw PulseError("singer connect", code: pa_context_errno(ctx)) }
+            pulse.wait()
+        }
+    }
+
+    /// Mainloop thread: sing the next `bytes`.
+    private func write(_ s: OpaquePointer, bytes: Int) {
+        let frames = min(bytes / 4, scratch.count)
+        // When written now, this block is heard one stream latency from now; the backing will
+        // then be that much further on (tempo 1 in these tests).
+        let latency = PulseContext.latencyLocked(s) ?? 0.02
+        if let (media, playing) = clock.media(atHostTime: HostClock.now()), playing {
+            let index = Int(((media + latency) * rate).rounded())
+            // Keep the voice continuous; re-align only when the backing moved (a seek, an underrun).
+            var start = nextIndex ?? index
+            if abs(index - start) > Int(0.002 * rate) { start = index }
+            for k in 0..<frames {
+                let i = start + k
+                scratch[k] = i >= 0 && i < voice.count ? voice[i] : 0
+            }
+            nextIndex = start + frames
+        } else {
+            for k in 0..<frames { scratch[k] = 0 }
+            nextIndex = nil
+        }
+        scratch.withUnsafeBytes { _ = pa_stream_write(s, $0.baseAddress, frames * 4, nil, 0, PA_SEEK_RELATIVE) }
+    }
+}
