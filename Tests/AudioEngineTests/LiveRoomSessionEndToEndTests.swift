@@ -19,7 +19,13 @@ extension PulseAudioTests {
     /// Records what the room broadcasts.
     final class RecordingTransport: RoomTransport, @unchecked Sendable {
         let events = EventLog<ServerEvent>()
-        func broadcast(_ event: ServerEvent) { events.append(event) }
+        /// Each broadcast with the player's position when it was produced (set before the room starts).
+        let stamped = EventLog<(event: ServerEvent, position: Double)>()
+        var position: (@Sendable () -> Double)?
+        func broadcast(_ event: ServerEvent) {
+            events.append(event)
+            if let position { stamped.append((event, position())) }
+        }
         func send(_ event: ServerEvent, to client: ClientID) {}
         func close(_ client: ClientID, status: UInt16, reason: String) {}
     }
@@ -85,6 +91,8 @@ extension PulseAudioTests {
             liveOptions.calibrationPath = nil
             live = LiveRoomSession(microphones: capture.channels.map { LiveMicrophone(channel: $0, source: "speaker.monitor") },
                                    clock: engine.clock, sink: room, store: store, options: liveOptions)
+            let engine = engine
+            transport.position = { engine.position }
             room.start(transport: transport, liveSession: live)
         }
 
@@ -155,6 +163,41 @@ extension PulseAudioTests {
             #expect(Double(row.total) == expected?.score)
             #expect((try? store.lines(of: row.id ?? -1).count) == 3)
         }
+    }
+
+    /// Glass-to-event latency as a singer sees it: the microphone is the speaker's monitor, so a
+    /// sample enters it when it is played, at media time t. A pitch event for t is produced
+    /// when the player is at `position`; `position − t` is how far the pitch display lags the
+    /// sound. A line's score is produced `position − (its last note's end)` after it was sung.
+    @Test func glassToEventLatency() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        try fixture.room.load(songId: "live-test", autoplay: true)
+        let song = try SongFileReader.read(path: fixture.folder.appendingPathComponent("songs/live-test/live-test.txt").path)
+        #expect(waitUntil(timeout: 25) { fixture.lineScores.filter { $0.singer == 1 }.count == 3 })
+        var pitchLags: [Double] = [], lineLags: [Double] = []
+        for (event, position) in fixture.transport.stamped.all {
+            switch event {
+            case .pitch(let p) where p.singer == 1 && p.midi != nil:
+                pitchLags.append(position - p.time)
+            case .lineScore(let l) where l.singer == 1:
+                let lastNoteEnd = song.parts[0].lines[l.line].syllables.last { $0.note != nil }!.end
+                lineLags.append(position - lastNoteEnd)
+            default: break
+            }
+        }
+        pitchLags.sort()
+        let median = pitchLags[pitchLags.count / 2], p95 = pitchLags[Int(Double(pitchLags.count) * 0.95)]
+        print(String(format: "glass-to-pitch-event: n=%d median %.1f ms p95 %.1f ms max %.1f ms; glass-to-line-score: %@ ms",
+                     pitchLags.count, median * 1000, p95 * 1000, pitchLags.last! * 1000,
+                     lineLags.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ")))
+        #expect(pitchLags.count > 50)
+        // The detector needs its window's second half (≈ 24 ms) after the frame time; the worker polls every 10 ms.
+        #expect(median > 0.01 && median < 0.1, "median pitch lag \(median)")
+        #expect(lineLags.count == 3)
+        // A line waits for the detector's frames up to its last note's end (≈ 24 ms of lookahead),
+        // then is judged at the worker's next 10 ms step.
+        for lag in lineLags { #expect(lag > 0.02 && lag < 0.25, "line score \(lag) s after its last note") }
     }
 
     /// A seek ends the run and starts a practice run there: lines before it are never judged,

@@ -17,6 +17,11 @@ public final class LivePitchTracker {
     private let buffer: UnsafeMutableBufferPointer<Float>
     /// Capture frame number of the first sample fed to the detector.
     private var firstFrame: Int64?
+    /// Media time of the newest analysed frame (voiced or not).
+    public private(set) var analysedThrough: Double?
+    /// How far behind the clock lines may still wait for frames: the detector runs about half
+    /// a window behind the mic; beyond this the microphone is taken as silent (lost, muted).
+    public var maximumLag = 0.25
 
     public init(channel: CaptureChannel, clock: PlaybackClock, configuration: PitchDetectorConfiguration = .init()) {
         detector = PitchDetector(sampleRate: channel.sampleRate, configuration: configuration)
@@ -40,6 +45,7 @@ public final class LivePitchTracker {
                 let captureFrame = firstFrame! + Int64((frame.time * rate).rounded())
                 guard let host = reader.hostTime(ofFrame: captureFrame),
                       let heard = clock.media(atHostTime: host), heard.playing else { return }
+                analysedThrough = heard.time
                 out.append(PitchSample(
                     time: heard.time,
                     midi: frame.isVoiced ? MusicalPitch.midi(fromHz: Double(frame.frequency)) : nil,
@@ -47,5 +53,14 @@ public final class LivePitchTracker {
             }
         }
         return out
+    }
+
+    /// The position up to which lines can be judged when the clock reads `now`: the newest
+    /// analysed frame, so a line's last beat is judged on all its frames (the detector emits a
+    /// frame only once the mic has delivered the half window after it), but never more than
+    /// `maximumLag` behind, so a silent or lost microphone still closes lines.
+    public func judgeablePosition(at now: Double) -> Double {
+        guard let analysedThrough, analysedThrough <= now else { return now - maximumLag }
+        return max(analysedThrough, now - maximumLag)
     }
 }

@@ -53,7 +53,7 @@ public final class LiveScorer: @unchecked Sendable {
 
     private func step() {
         let samples = tracker.poll()
-        let now = clock.mediaTimeNow() ?? 0
+        let now = tracker.judgeablePosition(at: clock.mediaTimeNow() ?? 0)
         let closed = session.withLock { s -> [LineResult] in
             s.feed(contentsOf: samples)
             return s.advance(to: now)

@@ -80,6 +80,7 @@ final class LiveSingerWorker: @unchecked Sendable {
         // Lines close only while the track plays: stopped, the clock still reads the old
         // position (e.g. the song's end) and would judge a fresh run's lines as silent.
         let now = clock.isRunning ? clock.mediaTimeNow() : nil
+        let judgeable = now.map { tracker.judgeablePosition(at: $0) }
         let wall = ProcessInfo.processInfo.systemUptime
         let outcome = run.withLock { current -> Outcome in
             guard var r = current else { return .idle }
@@ -101,7 +102,7 @@ final class LiveSingerWorker: @unchecked Sendable {
             r.lastSeen = now
             r.lastSeenWall = wall
             r.session.feed(contentsOf: samples)
-            return .progress(r, r.session.advance(to: now))
+            return .progress(r, r.session.advance(to: judgeable ?? now))
         }
         switch outcome {
         case .idle:
