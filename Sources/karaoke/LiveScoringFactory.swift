@@ -20,6 +20,8 @@ enum LiveScoringFactory {
     struct Live {
         let session: LiveRoomSession
         let captures: [CaptureEngine]
+        /// Each singer's PulseAudio source (nil = the default source), singer i at index i.
+        let sources: [String?]
 
         func close() {
             session.close()
@@ -49,6 +51,6 @@ enum LiveScoringFactory {
             microphones += capture.channels.map { LiveMicrophone(channel: $0, source: source) }
         }
         let session = LiveRoomSession(microphones: microphones, clock: engine.clock, sink: room, store: store, options: options)
-        return Live(session: session, captures: captures)
+        return Live(session: session, captures: captures, sources: microphones.map(\.source))
     }
 }

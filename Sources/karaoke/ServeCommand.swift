@@ -56,6 +56,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Play audio but score nobody (no microphone is opened).")
     var noMic = false
 
+    @Flag(help: "Hear yourself: play every microphone through the speakers from the start (the remote switches it per singer).")
+    var monitor = false
+
+    @Option(help: ArgumentHelp("Mic monitoring delay in ms (PulseAudio module-loopback latency, 5…500; default 20).", valueName: "MS"))
+    var monitorLatency: Double?
+
     @Option(name: .customLong("allow-origin"), help: "Extra browser origin allowed to connect (repeatable), e.g. http://tv.local:8080.")
     var allowedOrigins: [String] = []
 
@@ -63,6 +69,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         if let pin, RoomPin(pin) == nil { throw ValidationError("--pin must be 4 to 8 digits") }
         if let micDelay, !(0...1000).contains(micDelay) { throw ValidationError("--mic-delay must be 0…1000 ms") }
+        if let monitorLatency, !(5...500).contains(monitorLatency) { throw ValidationError("--monitor-latency must be 5…500 ms") }
+        let monitorOption = monitor ? "--monitor" : monitorLatency != nil ? "--monitor-latency" : nil
+        if let monitorOption, noAudio { throw ValidationError("\(monitorOption) needs audio: it cannot be combined with --no-audio") }
+        if let monitorOption, noMic { throw ValidationError("\(monitorOption) needs a microphone: it cannot be combined with --no-mic") }
     }
 
     func run() async throws {
@@ -96,10 +106,11 @@ struct ServeCommand: AsyncParsableCommand {
         let store = openStore(logger: logger)
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
         var live: LiveScoringFactory.Live?
+        let output = ProcessInfo.processInfo.environment["KARAOKE_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
         if let engine = player as? PlaybackEngine, !noMic {
             var options = LiveRoomSession.Options()
             options.calibrationPath = (scores as NSString).appendingPathComponent("calibration.json")
-            options.output = ProcessInfo.processInfo.environment["KARAOKE_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
+            options.output = output
             if let micDelay { options.defaultMicDelay = micDelay / 1000 }
             do {
                 live = try LiveScoringFactory.make(sources: mic, channels: micChannels, engine: engine, room: room,
@@ -108,7 +119,12 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.warning("\(error); the room plays without scoring (--no-mic to silence this)")
             }
         }
-        room.start(transport: server, liveSession: live?.session, leaderboard: store.map { StoreLeaderboard(store: $0) })
+        // Monitoring follows the microphones live scoring opened, on the backing track's sink.
+        let monitoring = live.flatMap {
+            MicMonitoringFactory.make(sources: $0.sources, sink: output, latencyMs: monitorLatency ?? 20, logger: logger)
+        }
+        room.start(transport: server, liveSession: live?.session, leaderboard: store.map { StoreLeaderboard(store: $0) },
+                   monitoring: monitoring)
         for summary in room.library where summary.error != nil {
             logger.warning("song \(summary.id): \(summary.error ?? "")")
         }
@@ -127,6 +143,12 @@ struct ServeCommand: AsyncParsableCommand {
         let bound = server.port
         print("karaoke: room \"\(room.options.name)\" with \(room.library.count) song(s) from \(songs)\(noAudio ? " (no audio)" : "")")
         if let live { print("  scoring \(live.session.singerCount) singer(s) from \(mic.isEmpty ? "the default source" : mic.joined(separator: ", "))") }
+        if monitor {
+            // After the server started: no early exit can leave a loopback behind.
+            let failures = monitoring?.setAll(on: true) ?? ["no microphone to monitor"]
+            for failure in failures { logger.warning("mic monitoring: \(failure)") }
+            if failures.isEmpty { print("  monitoring every microphone on \(output ?? "the default sink") (hear yourself)") }
+        }
         for url in ListenAddresses.urls(host: host, port: bound) {
             print("  singer view  \(url)/")
             print("  remote       \(url)/remote")
@@ -140,6 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
         print("karaoke: stopping")
         fflush(nil)
         server.stop()
+        monitoring?.close()
         live?.close()
         room.shutdown()
         let stats = server.statistics

@@ -13,6 +13,9 @@ struct ProtocolCodingTests {
         #expect(try CommandEnvelope.decode(#"{"type":"key","semitones":-2}"#).get().command == .key(semitones: -2))
         #expect(try CommandEnvelope.decode(#"{"type":"seekLine","line":4}"#).get().command == .seekLine(part: 0, line: 4))
         #expect(try CommandEnvelope.decode(#"{"type":"difficulty","level":"hard"}"#).get().command == .difficulty(.hard))
+        #expect(try CommandEnvelope.decode(#"{"type":"monitor","singer":1,"on":true,"id":9}"#).get()
+                == CommandEnvelope(id: 9, command: .monitor(singer: 1, on: true)))
+        #expect(try CommandEnvelope.decode(#"{"type":"monitor","singer":0,"on":false}"#).get().command == .monitor(singer: 0, on: false))
     }
 
     @Test func rejectsBadInputWithCodes() {
@@ -21,6 +24,10 @@ struct ProtocolCodingTests {
             (#"{"type":"fly"}"#, "unknownCommand"), (#"{"type":"key","semitones":40}"#, "badArguments"),
             (#"{"type":"key","semitones":1.5}"#, "badArguments"), (#"{"type":"seek"}"#, "badArguments"),
             (#"{"type":"loop","start":5,"end":5.1}"#, "badArguments"), (#"{"type":"hello","role":"admin"}"#, "badArguments"),
+            (#"{"type":"monitor","singer":0}"#, "badArguments"), (#"{"type":"monitor","singer":0,"on":1}"#, "badArguments"),
+            (#"{"type":"monitor","singer":0,"on":"true"}"#, "badArguments"), (#"{"type":"monitor","singer":8,"on":true}"#, "badArguments"),
+            (#"{"type":"monitor","singer":-1,"on":true}"#, "badArguments"), (#"{"type":"monitor","on":true}"#, "badArguments"),
+            (#"{"type":"monitor","singer":0.5,"on":true}"#, "badArguments"), (#"{"type":"monitor","singer":0,"on":null}"#, "badArguments"),
         ]
         for (text, code) in cases {
             guard case .failure(let error) = CommandEnvelope.decode(text) else {
@@ -33,6 +40,7 @@ struct ProtocolCodingTests {
 
     @Test func rolesGateCommands() {
         #expect(ClientCommand.play.requiredRole == .host)
+        #expect(ClientCommand.monitor(singer: 0, on: true).requiredRole == .host)
         #expect(ClientCommand.queueAdd(songId: "a", requestedBy: nil, playNow: false).requiredRole == .guest)
         #expect(ClientCommand.queueAdd(songId: "a", requestedBy: nil, playNow: true).requiredRole == .host)
         #expect(ClientCommand.hello(role: .host, pin: nil, name: nil).requiredRole == .display)

@@ -66,15 +66,18 @@ def free_port():
 
 
 class Server:
-    def __init__(self, songs_dir, port=None):
+    """`karaoke serve` on the test songs; `options` replaces the default `--no-audio --song tiny`."""
+
+    def __init__(self, songs_dir, port=None, options=None):
         self.songs_dir = songs_dir
         self.port = port or free_port()
+        self.options = ["--no-audio", "--song", "tiny"] if options is None else options
         self.process = None
 
     def start(self):
         self.process = subprocess.Popen(
-            [karaoke_binary(), "serve", "--no-audio", "--port", str(self.port), "--songs", str(self.songs_dir),
-             "--song", "tiny", "--pin", PIN, "--public", str(ROOT / "public")],
+            [karaoke_binary(), "serve", *self.options, "--port", str(self.port), "--songs", str(self.songs_dir),
+             "--pin", PIN, "--public", str(ROOT / "public")],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 20
         self.banner = []

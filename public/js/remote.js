@@ -1,5 +1,5 @@
 // Phone remote: song search and queue for everyone; transport, seek, key, tempo, loop,
-// difficulty and mic delay for the host (after entering the room PIN).
+// difficulty, mic delay and mic monitoring for the host (after entering the room PIN).
 import { RoomConnection, pageParams, formatTime, formatKey, bindStatus } from './connection.js';
 import { LyricsView } from './lyrics.js';
 
@@ -101,8 +101,24 @@ function showSingers(singers) {
     calibrate.textContent = 'Calibrate';
     calibrate.addEventListener('click', () => connection.send('calibrate', { singer: singer.singer }));
     row.append(label, part, input, unit, calibrate);
+    // Only singers with a microphone the server can monitor carry `monitor`.
+    if (typeof singer.monitor === 'boolean') row.append(monitorSwitch(singer));
     container.append(row);
   }
+}
+
+// "Hear myself": the pressed state is the server's; a click asks for the opposite. Two singers
+// on one stereo microphone share its monitor, so both switches move together.
+function monitorSwitch(singer) {
+  const button = document.createElement('button');
+  button.id = `monitor-${singer.singer}`;
+  button.className = 'toggle';
+  button.textContent = 'Hear myself';
+  button.title = 'play this microphone through the speakers';
+  button.setAttribute('aria-pressed', String(singer.monitor));
+  button.setAttribute('aria-label', `${singer.name}: hear myself`);
+  button.addEventListener('click', () => connection.send('monitor', { singer: singer.singer, on: !singer.monitor }));
+  return button;
 }
 
 function showLibrary() {

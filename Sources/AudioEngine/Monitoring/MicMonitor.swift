@@ -2,6 +2,9 @@ import Foundation
 
 /// "Hear yourself": routes a microphone source to a sink through PulseAudio's
 /// `module-loopback` (the server does the work; no audio passes through this process).
+/// The loopback is mono (`channels=1`): a stereo source carrying two singers (split mode)
+/// is mixed down, so each singer is heard on every speaker, not only on one side.
+/// Loopbacks outlive this process's connection: `disable` (or releasing the monitor) unloads them.
 public final class MicMonitor: @unchecked Sendable {
     private let pulse: PulseContext
     private var modules: [String: UInt32] = [:]
@@ -26,7 +29,7 @@ public final class MicMonitor: @unchecked Sendable {
         }
         try lock.withLock {
             guard modules[source] == nil else { return }
-            var args = "source=\(source) latency_msec=\(Int(latency * 1000)) source_dont_move=true"
+            var args = "source=\(source) latency_msec=\(Int((latency * 1000).rounded())) channels=1 source_dont_move=true"
             if let sink { args += " sink=\(sink) sink_dont_move=true" }
             modules[source] = try pulse.loadModule("module-loopback", arguments: args)
         }

@@ -25,6 +25,8 @@ public enum ClientCommand: Sendable, Equatable {
     case calibrate(singer: Int)
     case difficulty(Difficulty)
     case micDelay(singer: Int, milliseconds: Double)
+    /// Hear yourself: switch monitoring of the singer's microphone source on or off.
+    case monitor(singer: Int, on: Bool)
     /// Re-send the song list (`library` event).
     case library
     /// Send this song's results and the leaderboard (`results` event).
@@ -50,6 +52,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .calibrate: "calibrate"
         case .difficulty: "difficulty"
         case .micDelay: "micDelay"
+        case .monitor: "monitor"
         case .library: "library"
         case .results: "results"
         }
@@ -156,6 +159,8 @@ public struct CommandEnvelope: Sendable, Equatable {
                 command = .difficulty(level)
             case "micDelay":
                 command = .micDelay(singer: try args.int("singer", in: 0...7), milliseconds: try args.number("ms", in: 0...1000))
+            case "monitor":
+                command = .monitor(singer: try args.int("singer", in: 0...7), on: try args.bool("on"))
             case "library": command = .library
             case "results": command = .results
             default: return .failure(.unknownCommand(type))
@@ -187,6 +192,15 @@ private struct Arguments {
         guard let raw = object[key], !(raw is NSNull) else { return nil }
         guard let value = raw as? String, value.count <= 200 else { throw fail("\"\(key)\" must be a string") }
         return value
+    }
+
+    /// A JSON `true` or `false` (not a number).
+    func bool(_ key: String) throws -> Bool {
+        // JSON booleans decode as NSNumbers of type "c" (char); 0 and 1 do not.
+        guard let number = object[key] as? NSNumber, String(cString: number.objCType) == "c" else {
+            throw fail("\"\(key)\" must be true or false")
+        }
+        return number.boolValue
     }
 
     func number(_ key: String, in range: ClosedRange<Double>) throws -> Double {

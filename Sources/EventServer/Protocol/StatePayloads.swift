@@ -36,11 +36,15 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     public var part: Int
     /// Microphone delay compensation, milliseconds.
     public var micDelayMs: Double
-    public init(singer: Int, name: String, part: Int, micDelayMs: Double) {
+    /// Whether this singer's microphone is heard through the room's speakers (mic monitoring);
+    /// nil (absent on the wire) when the singer has no microphone that can be monitored.
+    public var monitor: Bool?
+    public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil) {
         self.singer = singer
         self.name = name
         self.part = part
         self.micDelayMs = micDelayMs
+        self.monitor = monitor
     }
 }
 

@@ -37,6 +37,7 @@ public final class Room: @unchecked Sendable {
     private var transport: (any RoomTransport)?
     private var liveSession: (any RoomLiveSession)?
     private var leaderboard: (any RoomLeaderboard)?
+    private var monitoring: SingerMonitoring?
 
     private var entries: [CatalogEntry] = []
     private var current: (entry: CatalogEntry, song: Song, payload: SongPayload, timelines: [Timeline])?
@@ -69,11 +70,12 @@ public final class Room: @unchecked Sendable {
     /// Wires the room to its transport and optional collaborators, scans the library and
     /// starts the ticker. Call once, before the transport accepts clients.
     public func start(transport: any RoomTransport, liveSession: (any RoomLiveSession)? = nil,
-                      leaderboard: (any RoomLeaderboard)? = nil) {
+                      leaderboard: (any RoomLeaderboard)? = nil, monitoring: SingerMonitoring? = nil) {
         queue.sync {
             self.transport = transport
             self.liveSession = liveSession
             self.leaderboard = leaderboard
+            self.monitoring = monitoring
             entries = catalog.entries()
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now(), repeating: options.tickInterval, leeway: .milliseconds(2))
@@ -144,7 +146,7 @@ public final class Room: @unchecked Sendable {
                     return
                 }
                 do {
-                    try perform(command, from: id)
+                    try perform(command, from: id, requestId: envelope.id)
                 } catch let error as RoomCommandError {
                     sendError(to: id, code: error.code, message: error.message, command: command.type, id: envelope.id)
                 } catch {
@@ -156,7 +158,7 @@ public final class Room: @unchecked Sendable {
 
     // MARK: - Commands
 
-    private func perform(_ command: ClientCommand, from client: ClientID) throws {
+    private func perform(_ command: ClientCommand, from client: ClientID, requestId: Int?) throws {
         switch command {
         case .hello(let role, let pin, let name):
             if role == .host && !options.pin.matches(pin) {
@@ -271,8 +273,25 @@ public final class Room: @unchecked Sendable {
             }
             settings.singers[index].micDelayMs = milliseconds
             liveSession?.roomSettingsChanged(settings)
+        case .monitor(let singer, let on):
+            guard let monitoring else {
+                throw RoomCommandError("unavailable", "mic monitoring needs audio and a microphone (the server runs with --no-audio or --no-mic, or no microphone opened)")
+            }
+            // The sound server answers off the room queue; the state follows when it has.
+            try monitoring.set(singer: singer, on: on) { [weak self] failure in
+                self?.monitoringSwitched(failure, for: client, requestId: requestId)
+            }
+            return
         }
         broadcastState()
+    }
+
+    /// A monitor switch finished: everyone sees the state, the client who asked any failure.
+    private func monitoringSwitched(_ failure: RoomCommandError?, for client: ClientID, requestId: Int?) {
+        queue.async { [self] in
+            if let failure { sendError(to: client, code: failure.code, message: failure.message, command: "monitor", id: requestId) }
+            broadcastState()
+        }
     }
 
     private func requireSong() throws {
@@ -379,7 +398,8 @@ public final class Room: @unchecked Sendable {
             transport: transportState, position: player.position, duration: current?.payload.duration ?? 0,
             songId: current?.entry.id, key: settings.key, tempo: settings.tempo,
             loop: settings.loop.map { LoopPayload(start: $0.lowerBound, end: $0.upperBound) },
-            queue: songQueue.items, difficulty: settings.difficulty, singers: settings.singers, audio: options.audio)
+            queue: songQueue.items, difficulty: settings.difficulty,
+            singers: monitoring?.annotated(settings.singers) ?? settings.singers, audio: options.audio)
     }
 
     private func broadcastState() {

@@ -1,0 +1,88 @@
+"""Mic monitoring ("hear myself") from the remote: the switches, the server's state, and what the
+sound server then runs. The audio test needs the private PulseAudio daemon of
+scripts/lib/pulse-test-env.sh (scripts/test starts it); without it, it is skipped."""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import PIN, Server, screenshot
+
+
+def wait(driver, condition, timeout=10):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+
+
+def loopbacks():
+    """module-loopback rows of `pactl list short modules` on the test daemon."""
+    out = subprocess.run(["pactl", "list", "short", "modules"], capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines() if "module-loopback" in line]
+
+
+def switches(driver):
+    return [b.get_attribute("aria-pressed") for b in driver.find_elements(By.CSS_SELECTOR, "#singers button.toggle")]
+
+
+def sent(driver, command_type):
+    frames = [json.loads(f) for f in driver.execute_script("return window.sentFrames")]
+    return [f for f in frames if f.get("type") == command_type]
+
+
+def open_host_remote(driver, server):
+    driver.get(server.url(f"/remote#pin={PIN}"))
+    wait(driver, lambda d: d.find_element(By.ID, "status").text == "live")
+    wait(driver, lambda d: d.find_element(By.ID, "role").text.lower() == "host")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#singers .control")) >= 2)
+
+
+@pytest.fixture
+def audio_server(songs_dir, tmp_path):
+    """`serve` with audio on the test daemon: the stereo source `mic2` is two singers (split mode),
+    monitored from the start. No song is loaded (the test songs have no backing track)."""
+    if not os.environ.get("PULSE_SERVER") or not shutil.which("pactl"):
+        pytest.skip("needs the private PulseAudio daemon (. scripts/lib/pulse-test-env.sh; pa_test_start)")
+    assert loopbacks() == [], "a loopback was left behind before this test"
+    server = Server(songs_dir, options=["--mic", "mic2", "--monitor", "--monitor-latency", "25",
+                                        "--scores", str(tmp_path)]).start()
+    yield server
+    server.stop()
+
+
+def test_hear_myself_switches_reach_the_sound_server(audio_server, browser):
+    assert "monitoring every microphone" in "".join(audio_server.banner)
+    (row,) = loopbacks()
+    assert "source=mic2 " in row and "latency_msec=25" in row
+    remote = browser(420, 900)
+    open_host_remote(remote, audio_server)
+    # Both singers sing into mic2, so both switches show its one monitor.
+    wait(remote, lambda d: switches(d) == ["true", "true"])
+    assert [s["monitor"] for s in remote.execute_script("return window.karaoke.state.singers")] == [True, True]
+    button = remote.find_element(By.ID, "monitor-1")
+    remote.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    screenshot(remote, "remote-monitor-on")
+    button.click()
+    wait(remote, lambda d: switches(d) == ["false", "false"])
+    assert [{k: c[k] for k in ("singer", "on")} for c in sent(remote, "monitor")] == [{"singer": 1, "on": False}]
+    assert loopbacks() == []
+    screenshot(remote, "remote-monitor-off")
+
+    remote.find_element(By.ID, "monitor-0").click()
+    wait(remote, lambda d: switches(d) == ["true", "true"])
+    assert len(loopbacks()) == 1
+    # Stopping the server takes its loopback away (PulseAudio would otherwise keep it).
+    assert audio_server.stop() == 0
+    assert loopbacks() == []
+
+
+def test_no_switch_without_audio(server, browser):
+    remote = browser(420, 900)
+    open_host_remote(remote, server)
+    assert switches(remote) == []
+    assert all("monitor" not in s for s in remote.execute_script("return window.karaoke.state.singers"))
+    # A hand-made command is refused with a reason the remote shows.
+    remote.execute_script("window.karaoke.send('monitor', {singer: 0, on: true})")
+    wait(remote, lambda d: "mic monitoring needs audio" in d.find_element(By.ID, "toast").text)
