@@ -90,3 +90,42 @@ extension PlaybackRendererTests {
         #expect(errors.allSatisfy { abs($0) < 0.002 }, "\(errors)")
     }
 }
+
+extension PlaybackRendererTests {
+    /// "Changing key or tempo while playing causes no gap or click longer than one buffer":
+    /// a steady 440 Hz sine, rendered in 10 ms blocks (the write callback's `minreq`) while key
+    /// and tempo change every 0.3 s, never falls silent (no 10 ms window below 20 % of the steady
+    /// level), dips below half its level for at most one 40 ms buffer (`bufferDuration`) in a
+    /// row, and never jumps between samples more than a sine of the highest pitch reached can.
+    /// (Returning to key 0 at tempo 1 makes Rubber Band R3 realign its phases to the input, a
+    /// 10–20 ms dip on a pure sine; see docs/audio-engine.md.)
+    @Test func liveKeyAndTempoChangesLeaveNoGapOrClick() throws {
+        let (renderer, transport, _) = makeRenderer(TestSignals.sine(440, seconds: 12))
+        transport.request(.playing)
+        var out = render(renderer, seconds: 1)
+        let steady = TestSignals.rms(out[24_000...])
+        let changes: [(key: Int, tempo: Double)] = [(2, 1), (5, 1), (5, 1.5), (-7, 1.5), (-7, 0.5), (12, 0.8), (0, 1), (24, 1), (-24, 1.2), (0, 1)]
+        for change in changes {
+            transport.key.store(change.key, ordering: .releasing)
+            transport.tempo = change.tempo
+            out += render(renderer, seconds: 0.3)
+        }
+        out += render(renderer, seconds: 0.5)
+        let window = 480
+        let levels = stride(from: 24_000, to: out.count - window, by: window).map { TestSignals.rms(out[$0..<$0 + window]) / steady }
+        var longestDip = 0, run = 0
+        for level in levels {
+            run = level < 0.5 ? run + 1 : 0
+            longestDip = max(longestDip, run)
+        }
+        let envelope = levels.map { Int(($0 * 100).rounded()) }
+        #expect(levels.min()! > 0.2, "a 10 ms window fell silent: levels % \(envelope)")
+        #expect(longestDip <= 4, "below half level for \(longestDip) × 10 ms: levels % \(envelope)")
+        // 440 Hz × 2^(24/12) = 1760 Hz at most; a sine of amplitude a moves ≤ 2π f a / rate per sample.
+        let amplitude = out[24_000...].map(abs).max()!
+        let limit = Float(2 * Double.pi * 1760 / TestSignals.rate) * amplitude * 1.5
+        var worst: Float = 0
+        for i in 24_001..<out.count { worst = max(worst, abs(out[i] - out[i - 1])) }
+        #expect(worst < limit, "largest step \(worst), a click; limit \(limit)")
+    }
+}
