@@ -49,6 +49,10 @@ public struct AudioFileError: Error, Sendable, CustomStringConvertible {
 
 public enum AudioFileFormat: Sendable {
     case wav16, wavFloat, flac, oggVorbis
+    /// Ogg/Opus: libsndfile writes it at 8, 12, 16, 24 or 48 kHz only.
+    case oggOpus
+    /// MPEG-1/2 Layer III, through libsndfile's LAME encoder.
+    case mp3
 
     var sndfileFormat: Int32 {
         switch self {
@@ -56,6 +60,8 @@ public enum AudioFileFormat: Sendable {
         case .wavFloat: Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
         case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
         case .oggVorbis: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
+        case .oggOpus: Int32(SF_FORMAT_OGG | SF_FORMAT_OPUS)
+        case .mp3: Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
         }
     }
 
@@ -65,6 +71,8 @@ public enum AudioFileFormat: Sendable {
         case "wav": self = .wav16
         case "flac": self = .flac
         case "ogg", "oga": self = .oggVorbis
+        case "opus": self = .oggOpus
+        case "mp3": self = .mp3
         default: return nil
         }
     }
