@@ -96,7 +96,7 @@ extension PulseAudioTests {
         try #require(delays.count >= 6, "calibration heard \(delays.count) of 8 clicks")
         let micDelay = delays[delays.count / 2]
         print("calibrated mic delay \(micDelay * 1000) ms (spread \((delays.last! - delays.first!) * 1000) ms)")
-        #expect(delays.last! - delays.first! < 0.01, "calibration spread \(delays)")
+        #expect(delays.last! - delays.first! < 0.02, "calibration spread \(delays)")
 
         // Live: the demo backing at key +2 through the real-time stretcher on `speaker`, the singer
         // following it into `mic_sink`, the live scorer reading `mic` on the backing's clock.

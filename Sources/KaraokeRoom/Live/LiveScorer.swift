@@ -1,63 +1,55 @@
 import AudioEngine
 import Foundation
-import PitchDetection
 import Scoring
 import Synchronization
 
-/// The live scoring pipeline for one singer: capture ring → pitch worker thread
-/// (`LivePitchTracker`) → `ScoringSession` → a line result each time a line (plus mic delay)
-/// is over. Runs on its own thread, so a slow consumer never stalls audio.
+/// One singer scored live without a room: the pitch worker `serve` uses (`LiveSingerWorker`:
+/// capture ring → `LivePitchTracker` → `ScoringSession`) running a single run from the start,
+/// handing each line result to `onLine` as it closes. For tools and tests; the room uses
+/// `LiveRoomSession`, which adds seeks, settings, events and the store.
 public final class LiveScorer: @unchecked Sendable {
-    private let session: Mutex<ScoringSession>
-    private let clock: PlaybackClock
-    private let tracker: LivePitchTracker
-    private let onLine: @Sendable (LineResult) -> Void
-    private let running = Atomic<Bool>(false)
-    private let finished = Atomic<Bool>(true)
-    /// How often the worker wakes (the detector hop is 10 ms).
-    public var pollInterval = 0.01
+    private let worker: LiveSingerWorker
+    private let initialRun: LiveSingerRun
+    /// Lines closed so far (not the worker's run itself: holding a copy of it would make the
+    /// worker copy the session's samples on every step).
+    private let closed = ClosedLines()
+
+    private final class ClosedLines: Sendable {
+        let lines = Mutex<[LineResult]>([])
+    }
 
     public init(session: ScoringSession, channel: CaptureChannel, clock: PlaybackClock,
-                detector: PitchDetectorConfiguration = .init(),
                 onLine: @escaping @Sendable (LineResult) -> Void) {
-        self.session = Mutex(session)
-        self.clock = clock
-        tracker = LivePitchTracker(channel: channel, clock: clock, configuration: detector)
-        self.onLine = onLine
+        let run = LiveSingerRun(singer: 0, name: "", part: 0, session: session, recorder: nil,
+                                fromStart: true, startPosition: 0)
+        initialRun = run
+        let closed = closed
+        worker = LiveSingerWorker(channel: channel, clock: clock, pitchStride: 1, output: .init(
+            samples: { _, _ in },
+            lines: { _, lines in
+                closed.lines.withLock { $0 += lines }
+                for line in lines { onLine(line) }
+            },
+            jumped: { _ in }))
     }
 
     /// Results of the lines closed so far.
-    public var result: PerformanceResult { session.withLock { $0.result } }
+    public var result: PerformanceResult {
+        var result = initialRun.session.result
+        result.lines = closed.lines.withLock { $0 }
+        return result
+    }
 
+    /// Starts scoring; lines are judged once the clock plays from the song's start.
     public func start() {
-        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.store(false, ordering: .releasing)
-        let thread = Thread { [self] in
-            while running.load(ordering: .acquiring) {
-                step()
-                Thread.sleep(forTimeInterval: pollInterval)
-            }
-            step()
-            finished.store(true, ordering: .releasing)
-        }
-        thread.name = "karaoke-pitch-worker"
-        thread.start()
+        _ = worker.swap(initialRun)
+        worker.start()
     }
 
-    /// Stops the worker (after one last pass) and judges whatever lines are left.
+    /// Stops the worker and judges whatever lines are left.
     public func stop() -> PerformanceResult {
-        running.store(false, ordering: .releasing)
-        while !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
-        return session.withLock { $0.finish() }
-    }
-
-    private func step() {
-        let samples = tracker.poll()
-        let now = tracker.judgeablePosition(at: clock.mediaTimeNow() ?? 0)
-        let closed = session.withLock { s -> [LineResult] in
-            s.feed(contentsOf: samples)
-            return s.advance(to: now)
-        }
-        for line in closed { onLine(line) }
+        worker.stop()
+        guard var run = worker.swap(nil) else { return result }
+        return run.session.finish()
     }
 }
