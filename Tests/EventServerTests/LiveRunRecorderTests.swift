@@ -1,0 +1,53 @@
+import Foundation
+@testable import KaraokeRoom
+import ScoreStore
+import Scoring
+import Testing
+
+/// What the live session stores for one singer's run.
+@Suite struct LiveRunRecorderTests {
+    static func line(_ index: Int, sung: Bool) -> LineResult {
+        let note = NoteResult(text: "la", kind: .normal, targetMidi: 60, beats: 4,
+                              creditedBeats: sung ? 3 : 0, deviationCents: sung ? 20 : nil)
+        return LineResult(lineIndex: index, text: "la la", start: Double(index), end: Double(index) + 0.8,
+                          score: sung ? 300 : 0, maxScore: 400, bonus: 0, perfection: sung ? 0.75 : 0,
+                          rating: LineRating(perfection: sung ? 0.75 : 0), notes: [note])
+    }
+
+    func makeRecorder(singer: String) throws -> (LiveRunRecorder, ScoreStore, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try ScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
+        let start = PerformanceStart(songId: "song", songTitle: "Song", singer: singer, part: 0,
+                                     configuration: ScoringConfiguration(), basis: .notes)
+        return (LiveRunRecorder(store: store, start: start), store, folder)
+    }
+
+    @Test func aMicrophoneNobodySangIntoLeavesNoPerformance() async throws {
+        let (recorder, store, folder) = try makeRecorder(singer: "Nobody")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for i in 0..<3 { recorder.record(Self.line(i, sung: false)) }
+        recorder.finish(total: 0)
+        #expect(await recorder.flush().isEmpty)
+        #expect(try store.history(singer: "Nobody").isEmpty)
+    }
+
+    @Test func silentLinesBeforeTheFirstSungOneAreStoredWithIt() async throws {
+        let (recorder, store, folder) = try makeRecorder(singer: "Late Starter")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        recorder.record(Self.line(0, sung: false))
+        recorder.record(Self.line(1, sung: false))
+        #expect(await recorder.flush().isEmpty)
+        #expect(try store.history(singer: "Late Starter").isEmpty, "nothing stored while nobody has sung")
+        recorder.record(Self.line(2, sung: true))
+        recorder.record(Self.line(3, sung: false))
+        recorder.finish(total: 300)
+        #expect(await recorder.flush().isEmpty)
+        let rows = try store.history(singer: "Late Starter")
+        #expect(rows.count == 1)
+        let row = try #require(rows.first)
+        #expect(row.finishedAt != nil)
+        #expect(row.total == 300)
+        #expect(try store.lines(of: row.id ?? -1).map(\.lineIndex) == [0, 1, 2, 3])
+    }
+}
