@@ -10,15 +10,29 @@ public enum Resampler {
     public static func resample(_ input: [Float], from fromRate: Double, to toRate: Double, taps: Int = 16) -> [Float] {
         if fromRate == toRate || input.isEmpty { return input }
         let kernel = Kernel(ratio: toRate / fromRate, taps: taps)
-        return kernel.apply(to: input, ratio: toRate / fromRate)
+        return kernel.apply(to: input, ratio: toRate / fromRate, isCancelled: { false }) ?? []
     }
+
+    /// How many output frames are computed between two `isCancelled` checks (milliseconds of work).
+    static let cancellationStride = 16_384
 
     /// Resamples every channel of an interleaved buffer.
     public static func resample(_ buffer: AudioBuffer, to toRate: Double) -> AudioBuffer {
+        resample(buffer, to: toRate, isCancelled: { false }) ?? buffer
+    }
+
+    /// Resamples every channel of an interleaved buffer, asking `isCancelled` every
+    /// `cancellationStride` output frames; nil when it said yes (a song load that was superseded).
+    public static func resample(_ buffer: AudioBuffer, to toRate: Double, isCancelled: () -> Bool) -> AudioBuffer? {
+        if isCancelled() { return nil }
         if buffer.sampleRate == toRate { return buffer }
         let ratio = toRate / buffer.sampleRate
         let kernel = Kernel(ratio: ratio, taps: 16)
-        let channels = (0..<buffer.channels).map { kernel.apply(to: buffer.channel($0), ratio: ratio) }
+        var channels: [[Float]] = []
+        for channel in 0..<buffer.channels {
+            guard let data = kernel.apply(to: buffer.channel(channel), ratio: ratio, isCancelled: isCancelled) else { return nil }
+            channels.append(data)
+        }
         let frames = channels.first?.count ?? 0
         var interleaved = [Float](repeating: 0, count: frames * buffer.channels)
         for (c, data) in channels.enumerated() {
@@ -56,12 +70,13 @@ public enum Resampler {
             return table[index] + (table[index + 1] - table[index]) * fraction
         }
 
-        func apply(to input: [Float], ratio: Double) -> [Float] {
+        func apply(to input: [Float], ratio: Double, isCancelled: () -> Bool) -> [Float]? {
             let outCount = Int((Double(input.count) * ratio).rounded(.down))
             var out = [Float](repeating: 0, count: outCount)
-            input.withUnsafeBufferPointer { src in
+            let finished = input.withUnsafeBufferPointer { src in
                 out.withUnsafeMutableBufferPointer { dst in
                     for i in 0..<outCount {
+                        if i % Resampler.cancellationStride == 0, isCancelled() { return false }
                         let center = Double(i) / ratio
                         let first = Int(center.rounded(.down)) - reach + 1
                         var acc = 0.0
@@ -74,9 +89,10 @@ public enum Resampler {
                         // Normalise by the summed weights so DC passes at unity gain.
                         dst[i] = weightSum != 0 ? Float(acc / weightSum) : 0
                     }
+                    return true
                 }
             }
-            return out
+            return finished ? out : nil
         }
     }
 

@@ -222,3 +222,34 @@ def test_singer_view_shows_pitch_trail_ratings_and_scores(server, browser):
         message: 'output device (default) disappeared: playback paused'})""")
     wait(singer, lambda d: "disappeared" in d.find_element(By.ID, "device").text, timeout=2)
     screenshot(singer, "sing-live-results")
+
+
+def test_views_show_a_song_that_is_loading(server, browser):
+    """While the server decodes a song (`state.loading`, too quick to catch with --no-audio), feed
+    the state the socket would carry and check every view says so, and that the remote's play
+    button then cancels the pending start instead of sending another play."""
+    singer, display = browser(), browser()
+    open_live(singer, server.url("/"))
+    open_live(display, server.url("/display"))
+    remote = open_host_remote(browser, server)
+    feed = """const k = window.karaoke;
+        k.receive({...k.state, type: 'state', v: 1, position: 0, transport: 'stopped',
+                   loading: arguments[0], playWhenLoaded: arguments[0]});"""
+    for driver in (singer, display, remote):
+        assert not driver.find_element(By.ID, "loading").is_displayed()
+        driver.execute_script(feed, True)
+        wait(driver, lambda d: d.find_element(By.ID, "loading").is_displayed(), timeout=2)
+        assert driver.find_element(By.ID, "loading").text == "Loading…"
+        assert driver.find_element(By.ID, "status").text == "loading…"
+    play = remote.find_element(By.ID, "play")
+    assert play.get_attribute("aria-label") == "pause"
+    assert "pending" in play.get_attribute("class")
+    screenshot(singer, "sing-loading")
+    screenshot(remote, "remote-loading")
+    play.click()
+    wait(remote, lambda d: len(sent(d, "pause")) == 1, timeout=2)
+    assert sent(remote, "play") == []
+    for driver in (singer, display, remote):
+        driver.execute_script(feed, False)
+        wait(driver, lambda d: not d.find_element(By.ID, "loading").is_displayed(), timeout=2)
+        assert driver.find_element(By.ID, "status").text == "live"

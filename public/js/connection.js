@@ -133,12 +133,25 @@ export function formatKey(semitones) {
   return semitones > 0 ? `+${semitones}` : `${semitones}`;
 }
 
-// Shows the connection state in an element with class `status`.
+// Shows the connection state in an element with class `status`, and "loading…" while the
+// room decodes the song's audio (`state.loading`).
 export function bindStatus(connection, element) {
-  connection.on('status', ({ online }) => {
-    element.textContent = online ? 'live' : 'reconnecting…';
+  let online = null; // unknown until the socket first opens or closes: keep the page's text
+  const show = () => {
+    if (online === null) return;
+    const loading = online && !!connection.state?.loading;
+    element.textContent = !online ? 'reconnecting…' : loading ? 'loading…' : 'live';
     element.classList.toggle('offline', !online);
-  });
+    element.classList.toggle('loading', loading);
+  };
+  connection.on('status', (status) => { online = status.online; show(); });
+  connection.on('hello', show).on('state', show);
+}
+
+// Shows `element` while the room loads the current song.
+export function bindLoading(connection, element) {
+  const show = () => { element.hidden = !(connection.song && connection.state?.loading); };
+  connection.on('hello', show).on('song', show).on('state', show);
 }
 
 // Page options from `?a=b` and `#a=b` (the fragment survives lws's `/remote` → `/remote/`

@@ -1,5 +1,5 @@
 // Display (TV/projector): big lyrics that follow the room. Read-only: it never sends a command.
-import { RoomConnection, pageParams, bindStatus } from './connection.js';
+import { RoomConnection, pageParams, bindStatus, bindLoading } from './connection.js';
 import { LyricsView } from './lyrics.js';
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +17,7 @@ function showSong() {
 
 connection.on('hello', showSong).on('song', showSong);
 bindStatus(connection, $('status'));
+bindLoading(connection, $('loading'));
 
 function frame() {
   const t = connection.position();

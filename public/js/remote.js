@@ -1,6 +1,6 @@
 // Phone remote: song search and queue for everyone; transport, seek, key, tempo, loop,
 // difficulty, mic delay and mic monitoring for the host (after entering the room PIN).
-import { RoomConnection, pageParams, formatTime, formatKey, bindStatus } from './connection.js';
+import { RoomConnection, pageParams, formatTime, formatKey, bindStatus, bindLoading } from './connection.js';
 import { LyricsView } from './lyrics.js';
 
 const $ = (id) => document.getElementById(id);
@@ -51,8 +51,11 @@ function showState() {
   $('key-value').textContent = formatKey(state.key);
   $('key-value').dataset.key = state.key;
   $('tempo-value').textContent = `${Math.round(state.tempo * 100)}%`;
-  $('play').classList.toggle('playing', state.transport === 'playing');
-  $('play').setAttribute('aria-label', state.transport === 'playing' ? 'pause' : 'play');
+  // While the song loads, a pending start (`playWhenLoaded`) shows as pause: pressing it cancels.
+  const going = state.transport === 'playing' || (state.loading && state.playWhenLoaded);
+  $('play').classList.toggle('playing', going);
+  $('play').classList.toggle('pending', !!(state.loading && state.playWhenLoaded));
+  $('play').setAttribute('aria-label', going ? 'pause' : 'play');
   $('loop-value').textContent = state.loop ? `${formatTime(state.loop.start)}–${formatTime(state.loop.end)}`
     : loopA != null ? `A ${formatTime(loopA)}…` : 'off';
   $('difficulty').value = state.difficulty;
@@ -212,6 +215,7 @@ connection
     }
   });
 bindStatus(connection, $('status'));
+bindLoading(connection, $('loading'));
 
 $('unlock').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -228,7 +232,11 @@ $('guest-submit').addEventListener('click', () => {
   connection.hello('guest', null, name || null);
 });
 $('search').addEventListener('input', showLibrary);
-$('play').addEventListener('click', () => connection.send(connection.playing ? 'pause' : 'play'));
+$('play').addEventListener('click', () => {
+  const state = connection.state;
+  const going = connection.playing || !!(state?.loading && state.playWhenLoaded);
+  connection.send(going ? 'pause' : 'play');
+});
 $('stop').addEventListener('click', () => connection.send('stop'));
 $('next').addEventListener('click', () => connection.send('next'));
 $('previous').addEventListener('click', () => connection.send('previous'));

@@ -1,5 +1,5 @@
 // Singer view: centred scrolling lyrics, note lane with live pitch, ratings, score, progress.
-import { RoomConnection, pageParams, formatTime, formatKey, bindStatus } from './connection.js';
+import { RoomConnection, pageParams, formatTime, formatKey, bindStatus, bindLoading } from './connection.js';
 import { LyricsView } from './lyrics.js';
 import { NoteLane, SINGER_COLOURS } from './notes.js';
 
@@ -77,6 +77,7 @@ connection
     if (event.status === 'back') banner.timer = setTimeout(() => { banner.hidden = true; }, 4000);
   });
 bindStatus(connection, $('status'));
+bindLoading(connection, $('loading'));
 
 function frame() {
   const t = connection.position();

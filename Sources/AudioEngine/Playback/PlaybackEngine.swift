@@ -63,18 +63,27 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     /// Decodes the whole track (off the audio thread), resamples it to the output rate and
     /// swaps it in, stopped at 0. `nil` plays silence for `duration` seconds (the clock runs).
+    /// Takes as long as the decode; the room uses `prepareTrack` + `load(track:)` instead.
     public func load(backingTrack path: String?, duration: Double) throws {
-        let source: TrackSource
-        if let path {
-            source = try TrackSource.load(path: path, sampleRate: sampleRate, minimumDuration: duration)
-        } else {
-            guard duration > 0 else { throw PlaybackError(path: nil, message: "a song without backing track needs a duration > 0") }
-            source = TrackSource.silence(duration: duration, sampleRate: sampleRate)
-        }
-        load(track: source)
+        load(track: try prepareTrack(backingTrack: path, duration: duration))
     }
 
-    /// Swaps in an already decoded track (e.g. a generated test signal), stopped at 0.
+    /// The slow half of `load(backingTrack:)`: decodes and resamples the track to the output
+    /// rate without touching what plays. Safe on any thread, while the engine plays; swap the
+    /// result in with `load(track:)`. Gives up with `PlaybackError.cancelled` once `isCancelled`
+    /// says so (it is asked while resampling).
+    public func prepareTrack(backingTrack path: String?, duration: Double,
+                             isCancelled: () -> Bool = { false }) throws -> TrackSource {
+        if let path {
+            return try TrackSource.load(path: path, sampleRate: sampleRate, minimumDuration: duration, isCancelled: isCancelled)
+        }
+        guard duration > 0 else { throw PlaybackError(path: nil, message: "a song without backing track needs a duration > 0") }
+        return TrackSource.silence(duration: duration, sampleRate: sampleRate)
+    }
+
+    /// Swaps in an already decoded track (e.g. a generated test signal), stopped at 0. Cheap:
+    /// the swap happens under the mainloop lock, which the write callback holds while it
+    /// renders, so the audio thread never sees a half-swapped track.
     public func load(track source: TrackSource) {
         precondition(source.sampleRate == sampleRate, "track must be at the output rate \(sampleRate)")
         transport.request(.stopped)

@@ -8,4 +8,9 @@ public struct PlaybackError: Error, Sendable, CustomStringConvertible {
         self.path = path
         self.message = message
     }
+
+    /// A load given up because a newer one superseded it.
+    public static func cancelled(path: String?) -> PlaybackError {
+        PlaybackError(path: path, message: "loading cancelled (a newer load superseded it)")
+    }
 }

@@ -17,10 +17,15 @@ public final class TrackSource: @unchecked Sendable {
     public var duration: Double { Double(frames) / sampleRate }
 
     /// Decodes `path` (anything libsndfile reads) and resamples it to `sampleRate`.
-    public static func load(path: String, sampleRate: Double, minimumDuration: Double = 0) throws -> TrackSource {
+    /// `isCancelled` is asked between the steps and during resampling; when it says yes the
+    /// load gives up with `PlaybackError.cancelled` (a newer song load superseded this one).
+    public static func load(path: String, sampleRate: Double, minimumDuration: Double = 0,
+                            isCancelled: () -> Bool = { false }) throws -> TrackSource {
         let decoded = try AudioFile.read(path: path)
         guard decoded.frames > 0 else { throw PlaybackError(path: path, message: "contains no audio frames") }
-        let buffer = Resampler.resample(decoded, to: sampleRate)
+        guard let buffer = Resampler.resample(decoded, to: sampleRate, isCancelled: isCancelled) else {
+            throw PlaybackError.cancelled(path: path)
+        }
         let l: [Float], r: [Float]
         switch buffer.channels {
         case 1: l = buffer.samples; r = buffer.samples

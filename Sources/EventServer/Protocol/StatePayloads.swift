@@ -65,10 +65,16 @@ public struct StatePayload: Codable, Sendable, Equatable {
     public var singers: [SingerPayload]
     /// False in `--no-audio` mode (the clock runs, nothing is played or captured).
     public var audio: Bool
+    /// True while the song's audio is being prepared (decoded, resampled): the song is shown,
+    /// `transport` is `stopped` at 0, and seeking or looping is refused until it has loaded.
+    public var loading: Bool
+    /// While `loading`: playback starts by itself once the song has loaded (`play` was pressed,
+    /// or the song came from next/previous/play-now/the queue); `pause` or `stop` clears it.
+    public var playWhenLoaded: Bool
 
     public init(transport: TransportState, position: Double, duration: Double, songId: String?, key: Int,
                 tempo: Double, loop: LoopPayload?, queue: [QueueItemPayload], difficulty: Difficulty,
-                singers: [SingerPayload], audio: Bool) {
+                singers: [SingerPayload], audio: Bool, loading: Bool = false, playWhenLoaded: Bool = false) {
         self.transport = transport
         self.position = position
         self.duration = duration
@@ -80,5 +86,7 @@ public struct StatePayload: Codable, Sendable, Equatable {
         self.difficulty = difficulty
         self.singers = singers
         self.audio = audio
+        self.loading = loading
+        self.playWhenLoaded = playWhenLoaded
     }
 }

@@ -1,5 +1,13 @@
 import AudioEngine
 
-/// The PulseAudio engine already has exactly the room's surface (load, play, pause, stop,
-/// seek, setKey, setTempo, setLoop, position, isPlaying), so the adapter is the conformance.
-extension PlaybackEngine: RoomPlayer {}
+/// The PulseAudio engine has the room's control surface (play, pause, stop, seek, setKey,
+/// setTempo, setLoop, position, isPlaying) already; loading is split so the room never waits
+/// for a decode: `prepareTrack` decodes and resamples on the loader thread, and installing
+/// is the engine's cheap `load(track:)` swap.
+extension PlaybackEngine: RoomPlayer {
+    public func prepare(backingTrack path: String?, duration: Double,
+                        isCancelled: @escaping @Sendable () -> Bool) throws -> PreparedTrack {
+        let source = try prepareTrack(backingTrack: path, duration: duration, isCancelled: isCancelled)
+        return PreparedTrack(duration: source.duration) { [self] in load(track: source) }
+    }
+}

@@ -24,8 +24,14 @@ public final class ClockPlayer: RoomPlayer {
         self.clock = clock
     }
 
-    public func load(backingTrack path: String?, duration: Double) throws {
-        timing.withLock { $0 = Timing(duration: max(0, duration), anchorClock: clock(), tempo: $0.tempo, key: $0.key) }
+    /// Nothing to decode: the prepared "track" is its length; installing rewinds to 0.
+    public func prepare(backingTrack path: String?, duration: Double,
+                        isCancelled: @escaping @Sendable () -> Bool) throws -> PreparedTrack {
+        let length = max(0, duration)
+        return PreparedTrack(duration: length) { [self] in
+            let now = clock()
+            timing.withLock { $0 = Timing(duration: length, anchorClock: now, tempo: $0.tempo, key: $0.key) }
+        }
     }
 
     public func play() {

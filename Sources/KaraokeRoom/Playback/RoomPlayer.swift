@@ -1,9 +1,14 @@
 /// What the room needs from whatever produces the sound (or, in `--no-audio` mode,
 /// only keeps time). Implementations are thread-safe: the room calls them from its
-/// own queue, the live pipeline reads `position` from its worker thread.
+/// own queue and its loader thread, the live pipeline reads `position` from its worker thread.
 public protocol RoomPlayer: AnyObject, Sendable {
-    /// Prepares a song; `path` nil means no backing track (clock only).
-    func load(backingTrack path: String?, duration: Double) throws
+    /// The slow half of loading a song: decodes and prepares its audio (`path` nil = no backing
+    /// track, clock only) without changing what plays now. Called on the room's loader thread,
+    /// possibly while the player plays. `isCancelled` turns true once a newer load superseded
+    /// this one; a long decode should ask it now and then and give up (throw) when it does.
+    /// Throws a message naming the file when the audio cannot be read.
+    func prepare(backingTrack path: String?, duration: Double,
+                 isCancelled: @escaping @Sendable () -> Bool) throws -> PreparedTrack
     func play()
     func pause()
     /// Pauses and returns to the start.
@@ -18,4 +23,12 @@ public protocol RoomPlayer: AnyObject, Sendable {
     var position: Double { get }
     /// False when paused, stopped, or at the end of the song.
     var isPlaying: Bool { get }
+}
+
+extension RoomPlayer {
+    /// Prepares and installs a song's audio on the caller's thread, stopped at 0 (tools, tests;
+    /// the room prepares on its loader thread instead, see `TrackLoader`).
+    public func load(backingTrack path: String?, duration: Double) throws {
+        try prepare(backingTrack: path, duration: duration, isCancelled: { false }).install()
+    }
 }

@@ -41,6 +41,9 @@ public final class Room: @unchecked Sendable {
 
     private var entries: [CatalogEntry] = []
     private var current: (entry: CatalogEntry, song: Song, payload: SongPayload, timelines: [Timeline])?
+    /// Set while `current`'s audio is being prepared off the queue (see `loadSong`).
+    private var loading: PendingLoad?
+    private let loader = TrackLoader()
     private var settings = RoomSettings()
     private var songQueue = SongQueue()
     private var history: [String] = []
@@ -89,6 +92,9 @@ public final class Room: @unchecked Sendable {
         queue.sync {
             timer?.cancel()
             timer = nil
+            loader.cancelAll()
+            loading?.resolve(nil)
+            loading = nil
             player.stop()
         }
     }
@@ -96,13 +102,19 @@ public final class Room: @unchecked Sendable {
     /// The songs offered, as scanned at start.
     public var library: [SongSummary] { queue.sync { entries.map(SongPayloadBuilder.summary(for:)) } }
 
-    /// Loads a song by id (the `--song` option). Throws a message naming the problem.
+    /// Loads a song by id (the `--song` option) and waits until its audio is ready; the room
+    /// keeps serving clients meanwhile. Throws a message naming the problem (unknown song,
+    /// unreadable audio); returns without error when a newer load superseded this one.
+    /// Never call it on the room's queue.
     public func load(songId: String, autoplay: Bool = false) throws {
+        let waiter = LoadWaiter()
         try queue.sync {
             try loadSong(songId)
+            if loading == nil { waiter.resolve(nil) } else { loading?.waiters.append(waiter) }
             if autoplay { startPlaying() }
             broadcastState()
         }
+        try waiter.wait()
     }
 
     /// The delegate to hand to `EventServer.start`.
@@ -181,9 +193,11 @@ public final class Room: @unchecked Sendable {
             }
             startPlaying()
         case .pause:
+            loading?.playWhenLoaded = false
             player.pause()
             if transportState == .playing { transportState = .paused }
         case .stop:
+            loading?.playWhenLoaded = false
             player.stop()
             transportState = .stopped
             liveSession?.roomStopped()
@@ -192,6 +206,7 @@ public final class Room: @unchecked Sendable {
             try requireSong()
             seek(to: position)
         case .seekLine(let part, let line):
+            try requireSong()
             guard let current else { throw RoomCommandError("noSong", "no song loaded") }
             guard current.song.parts.indices.contains(part), current.song.parts[part].lines.indices.contains(line) else {
                 throw RoomCommandError("badArguments", "no line \(line) in part \(part)")
@@ -220,8 +235,8 @@ public final class Room: @unchecked Sendable {
             startPlaying()
             broadcastQueue()
         case .previous:
-            if player.position > 3 || history.isEmpty {
-                seek(to: 0)
+            if mediaPosition > 3 || history.isEmpty {
+                if loading == nil { seek(to: 0) }  // a loading song starts from the top anyway
             } else {
                 let previous = history.removeLast()
                 if let current {
@@ -296,6 +311,7 @@ public final class Room: @unchecked Sendable {
 
     private func requireSong() throws {
         if current == nil { throw RoomCommandError("noSong", "no song loaded") }
+        if let loading { throw RoomCommandError("loading", "\"\(loading.songId)\" is still loading; try again when it has loaded") }
     }
 
     private func playableEntry(_ songId: String) throws -> CatalogEntry {
@@ -308,30 +324,77 @@ public final class Room: @unchecked Sendable {
         return entry
     }
 
+    /// Makes `songId` the current song at once (lyrics, `state.loading`) and has the loader
+    /// prepare its audio; `installLoaded` swaps it in. What played before stops now; a load
+    /// still pending is superseded (its track will be dropped).
     private func loadSong(_ songId: String, recordHistory: Bool = true) throws {
         let entry = try playableEntry(songId)
         guard let song = entry.song else { return }
         let payload = SongPayloadBuilder.payload(for: entry, song: song)
-        try player.load(backingTrack: entry.backingTrackPath, duration: payload.duration)
-        if recordHistory, let previous = current?.entry.id { history.append(previous) }
+        if loading == nil, current != nil {
+            if recordHistory, let previous = current?.entry.id { history.append(previous) }
+            player.stop()
+            liveSession?.roomStopped()
+        }
+        loading?.resolve(nil)
+        let generation = loader.load(player, backingTrack: entry.backingTrackPath, duration: payload.duration) { [weak self] generation, result in
+            guard let self else { return }
+            queue.async { self.installLoaded(generation, result) }
+        }
+        loading = PendingLoad(generation: generation, songId: entry.id)
         current = (entry, song, payload, song.parts.map(Timeline.init(part:)))
         transportState = .stopped
         settings.loop = nil
         player.setLoop(nil)
-        player.setKey(semitones: settings.key)
-        player.setTempo(settings.tempo)
         results = []
         totals = [:]
         linePositions = [:]
-        logger.info("loaded \(songId): \(song.metadata.artist) – \(song.metadata.title)")
-        liveSession?.roomLoaded(entry, settings: settings)
+        logger.info("loading \(songId): \(song.metadata.artist) – \(song.metadata.title)")
         transport?.broadcast(.song(SongChangePayload(song: payload)))
     }
 
+    /// A prepared track (or the reason there is none) arrived from the loader. Only the newest
+    /// load is installed; anything older is dropped unplayed.
+    private func installLoaded(_ generation: Int, _ result: Result<PreparedTrack, any Error>) {
+        guard let pending = loading, pending.generation == generation, let current else { return }
+        loading = nil
+        var failure: (any Error)?
+        switch result {
+        case .success(let track):
+            track.install()
+            player.setLoop(nil)
+            player.setKey(semitones: settings.key)
+            player.setTempo(settings.tempo)
+            logger.info("loaded \(pending.songId)")
+            liveSession?.roomLoaded(current.entry, settings: settings)
+            if pending.playWhenLoaded { startPlaying() }
+        case .failure(let error):
+            failure = error
+            logger.error("cannot load \(pending.songId): \(error)")
+            self.current = nil
+            linePositions = [:]
+            transport?.broadcast(.error(ErrorPayload(code: "loadFailed", message: "cannot play \"\(pending.songId)\": \(error)",
+                                                     command: nil, id: nil)))
+            transport?.broadcast(.song(SongChangePayload(song: nil)))
+        }
+        pending.resolve(failure)
+        emitLinePositions(force: true)
+        broadcastState()
+    }
+
+    /// Plays now, or — while the song loads — as soon as it is installed.
     private func startPlaying() {
+        if loading != nil {
+            loading?.playWhenLoaded = true
+            return
+        }
         player.play()
         transportState = .playing
     }
+
+    /// The player's position; 0 while a song loads (it will start from the top, and the
+    /// player still holds the previous track).
+    private var mediaPosition: Double { loading == nil ? player.position : 0 }
 
     private func seek(to position: Double) {
         player.seek(to: min(max(0, position), current?.payload.duration ?? 0))
@@ -375,7 +438,7 @@ public final class Room: @unchecked Sendable {
 
     private func emitLinePositions(force: Bool) {
         guard let current else { return }
-        let position = player.position
+        let position = mediaPosition
         for (partIndex, timeline) in current.timelines.enumerated() {
             let located = timeline.lookup(at: position)
             let previous = linePositions[partIndex]
@@ -395,11 +458,12 @@ public final class Room: @unchecked Sendable {
 
     func statePayload() -> StatePayload {
         StatePayload(
-            transport: transportState, position: player.position, duration: current?.payload.duration ?? 0,
+            transport: transportState, position: mediaPosition, duration: current?.payload.duration ?? 0,
             songId: current?.entry.id, key: settings.key, tempo: settings.tempo,
             loop: settings.loop.map { LoopPayload(start: $0.lowerBound, end: $0.upperBound) },
             queue: songQueue.items, difficulty: settings.difficulty,
-            singers: monitoring?.annotated(settings.singers) ?? settings.singers, audio: options.audio)
+            singers: monitoring?.annotated(settings.singers) ?? settings.singers, audio: options.audio,
+            loading: loading != nil, playWhenLoaded: loading?.playWhenLoaded ?? false)
     }
 
     private func broadcastState() {
@@ -417,7 +481,7 @@ public final class Room: @unchecked Sendable {
             clientId: client, role: session.role, room: options.name, song: current?.payload,
             library: entries.map(SongPayloadBuilder.summary(for:)), state: statePayload(), results: results)), to: client)
         if let current {
-            let position = player.position
+            let position = mediaPosition
             for (partIndex, timeline) in current.timelines.enumerated() {
                 transport?.send(.line(Self.lineEvent(part: partIndex, timeline.lookup(at: position), at: position)), to: client)
             }

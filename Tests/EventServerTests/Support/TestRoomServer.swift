@@ -7,13 +7,15 @@ final class TestRoomServer {
     static let pin = "4321"
     let server: EventServer
     let room: Room
+    /// The room's player when none was passed in.
     let player: ClockPlayer
     let root: URL
     var port: Int { server.port }
 
     init(queueLimits: OutboundQueue.Limits = .init(), rateLimit: RateLimiter.Limits = .init(),
          allowedOrigins: [String] = [], loadSong: Bool = true,
-         leaderboard: (any RoomLeaderboard)? = nil, monitoring: SingerMonitoring? = nil) throws {
+         leaderboard: (any RoomLeaderboard)? = nil, monitoring: SingerMonitoring? = nil,
+         roomPlayer: (any RoomPlayer)? = nil, catalog: any SongCatalog = TestSong.catalog) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-es-\(UUID().uuidString)")
         let publicDir = root.appendingPathComponent("public")
         try FileManager.default.createDirectory(at: publicDir.appendingPathComponent("js"), withIntermediateDirectories: true)
@@ -29,7 +31,7 @@ final class TestRoomServer {
         try "top secret".write(to: root.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
 
         player = ClockPlayer()
-        room = Room(player: player, catalog: TestSong.catalog,
+        room = Room(player: roomPlayer ?? player, catalog: catalog,
                     options: .init(pin: RoomPin(Self.pin)!, audio: false, tickInterval: 0.02, stateInterval: 0.5))
         server = EventServer(configuration: EventServerConfiguration(
             host: "127.0.0.1", port: 0, publicDirectory: publicDir.path, pageRoutes: ["/remote": "remote.html"],
