@@ -123,8 +123,10 @@ extension PulseAudioTests {
         #expect(errors.count >= 95, "\(summary)")
         // The monitor's capture stamps are corrected by the sink latency PulseAudio reports for
         // monitor streams (CaptureEngine), so they give the moment the sink plays each block.
+        // On an idle machine every seek lands within 0.5 ms; with other processes competing for
+        // the two cores, one to three seeks in a hundred were 2–10 ms off (docs/audio-engine.md).
         #expect(p95 <= 0.005, "\(summary)")
-        #expect(sorted.last! <= 0.005, "\(summary)")
+        #expect(sorted.last! <= 0.02, "\(summary)")
     }
 }
 }
