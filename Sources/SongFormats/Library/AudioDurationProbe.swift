@@ -67,7 +67,7 @@ public enum AudioDurationProbe {
         while i + 8 <= b.count {
             let id = String(decoding: b[i..<(i + 4)], as: UTF8.self)
             let size = le(b, i + 4, 4)
-            if id == "fmt ", i + 16 <= b.count { byteRate = le(b, i + 16, 4) }
+            if id == "fmt ", i + 20 <= b.count { byteRate = le(b, i + 16, 4) }
             if id == "data" { return byteRate > 0 ? Double(size) / Double(byteRate) : nil }
             i += 8 + Int(size) + Int(size & 1)
         }
