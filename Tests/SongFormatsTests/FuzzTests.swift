@@ -27,7 +27,7 @@ import SongModel
     @Test func mutatedCorpusFiles() throws {
         var rng = SeededGenerator(seed: 0x5EED_0002)
         let files = TestPaths.corpusFiles().filter { !$0.hasSuffix(".ass") }
-        #expect(!files.isEmpty)
+        try #require(!files.isEmpty, "corpus not found at \(TestPaths.corpus.path)")
         let originals = files.map { (name: ($0 as NSString).lastPathComponent, bytes: [UInt8](FileManager.default.contents(atPath: $0) ?? Data())) }
         let interesting: [UInt8] = Array(":*FRGEP-#[]<>{}\",.0123456789 \n\r\t".utf8) + [0x00, 0xFF, 0xFE, 0xEF, 0xBB, 0xBF, 0xC3]
         let started = Date()
