@@ -93,6 +93,23 @@ struct RoomPlaybackTests {
         #expect((hello["results"] as? [[String: Any]])?.count == 1)
     }
 
+    /// The live session's results of the previous song can reach the room after the next song
+    /// was chosen (its final totals are published when its runs end): they must not count for it.
+    @Test func resultsOfAnotherSongAreDropped() throws {
+        let room = try TestRoomServer()
+        defer { room.stop() }
+        let watcher = try room.client()
+        room.room.publishLineScore(LineScorePayload(singer: 0, part: 0, line: 5, score: 100, maxScore: 500, rating: "poor", songId: "second"))
+        room.room.publishTotal(TotalPayload(singer: 0, name: "Old Song", score: 9000, final: true, songId: "second"))
+        room.room.publishLineScore(LineScorePayload(singer: 0, part: 0, line: 0, score: 420, maxScore: 500, rating: "great", songId: "test"))
+        room.room.publishTotal(TotalPayload(singer: 0, name: "Ann", score: 420, final: false, songId: "test"))
+        #expect(try watcher.waitFor("lineScore")?["line"] as? Int == 0, "the other song's line reached the clients")
+        #expect(try watcher.waitFor("total")?["name"] as? String == "Ann", "the other song's total reached the clients")
+        let late = try WebSocketTestClient(port: room.port)
+        let hello = try #require(try late.waitFor("hello"))
+        #expect((hello["results"] as? [[String: Any]])?.map { $0["line"] as? Int } == [0])
+    }
+
     @Test func playerPausingByItselfShowsPausedAndTheEndFinishesTheSong() throws {
         let room = try TestRoomServer()
         defer { room.stop() }

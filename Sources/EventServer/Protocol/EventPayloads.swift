@@ -76,13 +76,16 @@ public struct LineScorePayload: Codable, Sendable, Equatable {
     public var maxScore: Double
     /// `perfect`, `great`, `good`, `ok`, `poor` (UltraStar-style rating).
     public var rating: String
-    public init(singer: Int, part: Int, line: Int, score: Double, maxScore: Double, rating: String) {
+    /// The song the line belongs to (a result can reach the room after the next song was chosen).
+    public var songId: String?
+    public init(singer: Int, part: Int, line: Int, score: Double, maxScore: Double, rating: String, songId: String? = nil) {
         self.singer = singer
         self.part = part
         self.line = line
         self.score = score
         self.maxScore = maxScore
         self.rating = rating
+        self.songId = songId
     }
 }
 
@@ -93,11 +96,14 @@ public struct TotalPayload: Codable, Sendable, Equatable {
     public var score: Double
     /// Set on the last total of a song.
     public var final: Bool
-    public init(singer: Int, name: String, score: Double, final: Bool) {
+    /// The song the total belongs to (see `LineScorePayload.songId`).
+    public var songId: String?
+    public init(singer: Int, name: String, score: Double, final: Bool, songId: String? = nil) {
         self.singer = singer
         self.name = name
         self.score = score
         self.final = final
+        self.songId = songId
     }
 }
 

@@ -153,7 +153,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
                     songId: entry.id, songTitle: song.metadata.title, singer: name, part: part,
                     configuration: configuration, basis: reference.basis))
             }
-            _ = worker.swap(LiveSingerRun(singer: singer, name: name, part: part, session: session,
+            _ = worker.swap(LiveSingerRun(songId: entry.id, singer: singer, name: name, part: part, session: session,
                                           recorder: recorder, fromStart: fromStart, startPosition: position))
         }
     }
@@ -165,7 +165,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             guard let old = worker.swap(nil), !old.session.lineResults.isEmpty else { continue }
             let total = old.session.result.total
             if old.session.isFinished, old.fromStart { old.recorder?.finish(total: total) }
-            sink?.publishTotal(TotalPayload(singer: old.singer, name: old.name, score: Double(total), final: final))
+            sink?.publishTotal(TotalPayload(singer: old.singer, name: old.name, score: Double(total), final: final, songId: old.songId))
         }
     }
 
@@ -202,10 +202,11 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
 
     private func publishLines(_ run: LiveSingerRun, _ lines: [LineResult]) {
         for line in lines {
-            sink?.publishLineScore(LineScorePayload(singer: run.singer, part: run.part, result: line))
+            sink?.publishLineScore(LineScorePayload(singer: run.singer, part: run.part, result: line, songId: run.songId))
             run.recorder?.record(line)
         }
-        sink?.publishTotal(TotalPayload(singer: run.singer, name: run.name, score: Double(run.session.result.total), final: false))
+        sink?.publishTotal(TotalPayload(singer: run.singer, name: run.name, score: Double(run.session.result.total), final: false,
+                                        songId: run.songId))
     }
 
     /// The (key-shifted) note being sung at `time`, nil between notes.

@@ -7,6 +7,8 @@ import Synchronization
 /// which part, and where its lines are stored. A seek, loop jump or settings change ends the run
 /// and starts a new one (see docs/live.md).
 struct LiveSingerRun: Sendable {
+    /// The song being sung (tags its events: they may reach the room after the next song was chosen).
+    var songId = ""
     var singer: Int
     var name: String
     var part: Int

@@ -516,8 +516,15 @@ public final class Room: @unchecked Sendable {
 
     // MARK: - Live pipeline results (RoomEventSink)
 
+    /// Whether a live result belongs to the song the room has now (results of the previous song
+    /// can arrive after the next one was chosen; they must not count for it).
+    private func isCurrent(songId: String?) -> Bool {
+        songId == nil || songId == current?.entry.id
+    }
+
     fileprivate func recordLineScore(_ score: LineScorePayload) {
         queue.async { [self] in
+            guard isCurrent(songId: score.songId) else { return }
             results.append(score)
             transport?.broadcast(.lineScore(score))
         }
@@ -525,6 +532,7 @@ public final class Room: @unchecked Sendable {
 
     fileprivate func recordTotal(_ total: TotalPayload) {
         queue.async { [self] in
+            guard isCurrent(songId: total.songId) else { return }
             totals[total.singer] = total
             transport?.broadcast(.total(total))
         }
