@@ -121,15 +121,11 @@ public final class CaptureEngine: @unchecked Sendable {
             closeStreamLocked()
             throw error
         }
-        while true {
-            let state = pa_stream_get_state(s)
-            if state == PA_STREAM_READY { return }
-            if PA_STREAM_IS_GOOD(state) == 0 {
-                let error = PulseError("record from \(configuration.source ?? "default source")", code: pa_context_errno(ctx))
-                closeStreamLocked()
-                throw error
-            }
-            pulse.wait()
+        do {
+            try pulse.waitUntilReady(s, "record from \(configuration.source ?? "default source")")
+        } catch {
+            closeStreamLocked()
+            throw error
         }
     }
 

@@ -192,15 +192,11 @@ public final class PlaybackEngine: @unchecked Sendable {
             closeStreamLocked()
             throw error
         }
-        while true {
-            let state = pa_stream_get_state(s)
-            if state == PA_STREAM_READY { break }
-            if PA_STREAM_IS_GOOD(state) == 0 {
-                let error = PulseError("connect playback to \(configuration.device ?? "default sink")", code: pa_context_errno(ctx))
-                closeStreamLocked()
-                throw error
-            }
-            pulse.wait()
+        do {
+            try pulse.waitUntilReady(s, "connect playback to \(configuration.device ?? "default sink")")
+        } catch {
+            closeStreamLocked()
+            throw error
         }
         clock.setRunning(true)
     }

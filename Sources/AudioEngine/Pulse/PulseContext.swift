@@ -118,6 +118,19 @@ public final class PulseContext: @unchecked Sendable {
         return negative != 0 ? 0 : Double(usec) / 1e6
     }
 
+    /// Waits (lock held) until a connecting stream is ready; throws `what` with PulseAudio's
+    /// error if it fails instead. The stream's state callback must call `signal()`.
+    func waitUntilReady(_ stream: OpaquePointer, _ what: @autoclosure () -> String) throws(PulseError) {
+        while true {
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_READY { return }
+            guard PA_STREAM_IS_GOOD(state) != 0 else {
+                throw PulseError(what(), code: context.map { pa_context_errno($0) } ?? Int32(PA_ERR_CONNECTIONTERMINATED.rawValue))
+            }
+            wait()
+        }
+    }
+
     /// Runs an operation and waits for it (the callback must call `signal()` via the box).
     func waitFor(_ operation: OpaquePointer?) {
         guard let op = operation else { return }

@@ -63,10 +63,7 @@ final class FollowingSinger: @unchecked Sendable {
         guard pa_stream_connect_playback(s, sink, &attr, pa_stream_flags_t(rawValue: flags), nil, nil) == 0 else {
             throw PulseError("singer connect", code: pa_context_errno(ctx))
         }
-        while pa_stream_get_state(s) != PA_STREAM_READY {
-            guard PA_STREAM_IS_GOOD(pa_stream_get_state(s)) != 0 else { throw PulseError("singer connect", code: pa_context_errno(ctx)) }
-            pulse.wait()
-        }
+        try pulse.waitUntilReady(s, "singer connect")
     }
 
     /// Mainloop thread: sing the next `bytes`.
