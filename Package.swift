@@ -55,12 +55,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .testTarget(name: "SongFormatsTests", dependencies: ["SongFormats", "SongModel"]),
-        .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel"]),
-        .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "AudioFiles", "SongModel"]),
+        // Helpers more than one test target needs (seeded random, polling, running the CLI).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SongFormatsTests", dependencies: ["SongFormats", "SongModel", "TestSupport"]),
+        .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel", "TestSupport"]),
+        .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "AudioFiles", "SongModel", "TestSupport"]),
         .testTarget(name: "ScoringTests", dependencies: [
             "Scoring", "SongFormats", "SongModel", "LyricTimeline", "PitchDetection", "AudioFiles",
-            "ScoreStore", "EventServer", "KaraokeRoom",
+            "ScoreStore", "EventServer", "KaraokeRoom", "TestSupport",
         ]),
         .testTarget(name: "ScoreStoreTests", dependencies: [
             "ScoreStore", "Scoring", "SongModel",
@@ -68,9 +70,10 @@ let package = Package(
         ]),
         .testTarget(name: "AudioEngineTests", dependencies: [
             "AudioEngine", "AudioFiles", "PitchDetection", "Scoring", "SongFormats", "SongModel", "KaraokeRoom",
+            "TestSupport",
         ]),
         .testTarget(name: "EventServerTests", dependencies: [
-            "EventServer", "KaraokeRoom", "ScoreStore", "Scoring", "SongModel",
+            "EventServer", "KaraokeRoom", "ScoreStore", "Scoring", "SongModel", "TestSupport",
         ]),
     ]
 )

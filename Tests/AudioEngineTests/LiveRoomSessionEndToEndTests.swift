@@ -7,6 +7,7 @@ import ScoreStore
 import SongFormats
 import SongModel
 import Testing
+import TestSupport
 
 /// The room as `serve` builds it (PlaybackEngine player, DirectorySongCatalog, LiveRoomSession on
 /// the engine's clock, score store), playing a small generated duet-style song: the track's

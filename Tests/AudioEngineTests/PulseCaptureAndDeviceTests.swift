@@ -2,6 +2,7 @@
 import AudioFiles
 import Foundation
 import Testing
+import TestSupport
 
 extension PulseAudioTests {
 @Suite struct PulseCaptureAndDeviceTests {

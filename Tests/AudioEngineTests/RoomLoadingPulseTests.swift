@@ -4,6 +4,7 @@ import EventServer
 import Foundation
 import KaraokeRoom
 import Testing
+import TestSupport
 
 /// The room on the real `PlaybackEngine`: the track is decoded on the room's loader thread and
 /// swapped in; an unreadable backing track fails with an error naming the file (to the caller

@@ -2,6 +2,7 @@ import EventServer
 import Foundation
 import KaraokeRoom
 import Testing
+import TestSupport
 
 /// Loading a song prepares its audio off the room's queue (`TrackLoader`): the room keeps
 /// answering while a load is pending, the newest load wins, `play` during a load starts the

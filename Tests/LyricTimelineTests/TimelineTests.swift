@@ -1,19 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 import LyricTimeline
 import SongModel
-
-/// SplitMix64 for repeatable random timelines.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func line(_ start: Double, _ end: Double, _ words: [(String, Double, Double)] = []) -> LyricLine {
     LyricLine(start: start, end: end, syllables: words.isEmpty
@@ -91,7 +80,7 @@ func line(_ start: Double, _ end: Double, _ words: [(String, Double, Double)] = 
 
     @Test(arguments: 0..<40)
     func binarySearchMatchesLinearScan(seed: Int) {
-        var rng = SeededGenerator(state: UInt64(seed) &* 7919 &+ 1)
+        var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 1)
         let count = Int.random(in: 0...60, using: &rng)
         var lines: [LyricLine] = []
         var t = Double.random(in: -5...5, using: &rng)
@@ -126,7 +115,7 @@ func line(_ start: Double, _ end: Double, _ words: [(String, Double, Double)] = 
         let n = 200_000
         let lines = (0..<n).map { i in LyricLine(start: Double(i), end: Double(i) + 0.5, syllables: []) }
         let big = Timeline(lines: lines)
-        var rng = SeededGenerator(state: 42)
+        var rng = SeededGenerator(seed: 42)
         let started = Date()
         var hits = 0, wrong = 0
         for _ in 0..<20_000 {

@@ -1,25 +1,12 @@
 import AudioFiles
 import Foundation
 import Testing
+import TestSupport
 
 /// `karaoke pitch` end to end; `scripts/test` sets KARAOKE_BIN to the built binary.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["KARAOKE_BIN"] != nil))
+@Suite(.enabled(if: KaraokeCommand.isAvailable))
 struct PitchCommandTests {
-    private let binary = ProcessInfo.processInfo.environment["KARAOKE_BIN"] ?? ""
-
-    private func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-    }
+    private func run(_ arguments: [String]) throws -> KaraokeCommand.Run { try KaraokeCommand.run(arguments) }
 
     @Test func printsOneRowPerHopWithTheTonesPitch() throws {
         let path = NSTemporaryDirectory() + "pitch-cli-\(UUID().uuidString).wav"

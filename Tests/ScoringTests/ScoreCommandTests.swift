@@ -1,32 +1,15 @@
 import Foundation
 import SongFormats
 import Testing
+import TestSupport
 
 /// `karaoke score` and `karaoke scores` as a user runs them (needs the built binary in `KARAOKE_BIN`).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["KARAOKE_BIN"] != nil))
+@Suite(.serialized, .enabled(if: KaraokeCommand.isAvailable))
 struct ScoreCommandTests {
     let scratch = NSTemporaryDirectory() + "score-command-\(UUID().uuidString)"
 
-    struct Run {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
-    func karaoke(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["KARAOKE_BIN"]!)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: TestPaths.packageRoot)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+    func karaoke(_ arguments: [String]) throws -> KaraokeCommand.Run {
+        try KaraokeCommand.run(arguments, in: TestPaths.packageRoot)
     }
 
     @Test func scoreSaveAndLeaderboard() throws {

@@ -34,13 +34,3 @@ final class EventLog<Event: Sendable>: @unchecked Sendable {
         return all.contains(where: predicate)
     }
 }
-
-/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass.
-func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(timeout)
-    while Date() < end {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return condition()
-}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Polls `condition` every 10 ms until it holds or `timeout` seconds pass.
-func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
     let end = Date().addingTimeInterval(timeout)
     while Date() < end {
         if condition() { return true }
