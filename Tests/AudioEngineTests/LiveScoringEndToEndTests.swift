@@ -44,23 +44,6 @@ extension PulseAudioTests {
         return out
     }
 
-    /// Records the `mic` ring for `seconds` with the capture stamps of its blocks.
-    static func record(_ reader: inout CaptureReader, seconds: Double) -> (samples: [Float], stamps: [(index: Int, time: Double)]) {
-        var samples: [Float] = [], stamps: [(index: Int, time: Double)] = []
-        var buffer = [Float](repeating: 0, count: 4800)
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            Thread.sleep(forTimeInterval: 0.02)
-            while true {
-                let (n, t) = buffer.withUnsafeMutableBufferPointer { reader.read(into: $0) }
-                if n == 0 { break }
-                if let t { stamps.append((samples.count, t)) }
-                samples.append(contentsOf: buffer[0..<n])
-            }
-        }
-        return (samples, stamps)
-    }
-
     @Test func liveLineScoresMatchOfflineScoring() throws {
         let root = Self.packageRoot.appendingPathComponent("songs/demo")
         let song = try SongFileReader.read(path: root.appendingPathComponent("demo.txt").path)
@@ -90,7 +73,7 @@ extension PulseAudioTests {
         _ = capture.channels[0].samples.skip(Int.max)
         let clicker = try FollowingSinger(sink: "mic_sink", voice: clicks, rate: rate, following: backing.clock)
         backing.play()
-        let heard = Self.record(&calibrationReader, seconds: Double(clicks.count) / rate + 0.3)
+        let heard = calibrationReader.record(seconds: Double(clicks.count) / rate + 0.3)
         clicker.close()
         let delays = calibrator.clickDelays(samples: heard.samples, stamps: heard.stamps, rate: rate, clock: backing.clock).sorted()
         try #require(delays.count >= 6, "calibration heard \(delays.count) of 8 clicks")

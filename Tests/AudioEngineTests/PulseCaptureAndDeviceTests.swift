@@ -9,20 +9,8 @@ extension PulseAudioTests {
     /// Reads `seconds` of one capture channel, with the capture time of its first sample.
     func collect(_ channel: CaptureChannel, seconds: Double) -> (samples: [Float], firstTime: Double?) {
         var reader = channel.makeReader()
-        var buffer = [Float](repeating: 0, count: 4800)
-        var samples: [Float] = []
-        var firstTime: Double?
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            Thread.sleep(forTimeInterval: 0.02)
-            while true {
-                let (n, t) = buffer.withUnsafeMutableBufferPointer { reader.read(into: $0) }
-                if n == 0 { break }
-                if firstTime == nil { firstTime = t }
-                samples.append(contentsOf: buffer[0..<n])
-            }
-        }
-        return (samples, firstTime)
+        let recorded = reader.record(seconds: seconds)
+        return (recorded.samples, recorded.stamps.first?.time)
     }
 
     @Test func toneIntoMicSinkArrivesInTheRing() throws {

@@ -8,8 +8,7 @@ final class MonitorRecorder {
     private var reader: CaptureReader
     private(set) var samples: [Float] = []
     /// Host time of `samples[0]`-relative blocks: (index in samples, host time).
-    private(set) var blockTimes: [(index: Int, hostTime: Double)] = []
-    private var buffer = [Float](repeating: 0, count: 48_000)
+    private(set) var blockTimes: [CaptureStampEntry] = []
 
     init(source: String) throws {
         capture = try CaptureEngine(configuration: .init(source: source))
@@ -17,14 +16,7 @@ final class MonitorRecorder {
     }
 
     /// Moves whatever arrived into `samples`.
-    func drain() {
-        while true {
-            let (n, time) = buffer.withUnsafeMutableBufferPointer { reader.read(into: $0) }
-            if n == 0 { break }
-            if let time { blockTimes.append((samples.count, time)) }
-            samples.append(contentsOf: buffer[0..<n])
-        }
-    }
+    func drain() { reader.drain(into: &samples, stamps: &blockTimes) }
 
     /// Records for `seconds` (draining as it goes).
     func record(for seconds: Double) {
@@ -45,7 +37,7 @@ final class MonitorRecorder {
     /// Capture host time of sample `index`.
     func hostTime(ofSample index: Int) -> Double? {
         guard let block = blockTimes.last(where: { $0.index <= index }) ?? blockTimes.first else { return nil }
-        return block.hostTime + Double(index - block.index) / capture.configuration.sampleRate
+        return block.time + Double(index - block.index) / capture.configuration.sampleRate
     }
 
     /// Indices where the signal rises above `threshold` after at least `quiet` seconds below it.
