@@ -7,12 +7,9 @@ import Testing
 extension PulseAudioTests {
 @Suite struct PulsePlaybackTests {
     @Test func toneArrivesWithRightPitchAndKeyPlusTwo() throws {
-        let path = try TestSignals.writeTemp(TestSignals.sine(440, seconds: 6), name: "a440.wav")
-        let engine = try PlaybackEngine(configuration: .init(device: "speaker"))
-        defer { engine.close() }
-        let recorder = try MonitorRecorder(source: "speaker.monitor")
-        defer { recorder.close() }
-        try engine.load(backingTrack: path, duration: 0)
+        let rig = try SpeakerRig(track: TestSignals.sine(440, seconds: 6), name: "a440.wav")
+        defer { rig.close() }
+        let (engine, recorder) = (rig.engine, rig.recorder)
         engine.play()
         Thread.sleep(forTimeInterval: 0.4)
         recorder.clear()
@@ -89,12 +86,9 @@ extension PulseAudioTests {
     /// is timed by its capture stamp and compared with what the clock said was playing.
     @Test func positionAccurateAfterHundredRandomSeeks() throws {
         let period = 0.25
-        let path = try TestSignals.writeTemp(TestSignals.clicks(period: period, seconds: 60), name: "clicks.wav")
-        let engine = try PlaybackEngine(configuration: .init(device: "speaker"))
-        defer { engine.close() }
-        let recorder = try MonitorRecorder(source: "speaker.monitor")
-        defer { recorder.close() }
-        try engine.load(backingTrack: path, duration: 0)
+        let rig = try SpeakerRig(track: TestSignals.clicks(period: period, seconds: 60), name: "clicks.wav")
+        defer { rig.close() }
+        let (engine, recorder) = (rig.engine, rig.recorder)
         engine.play()
         Thread.sleep(forTimeInterval: 0.3)
         var generator = SystemRandomNumberGenerator()
@@ -105,19 +99,13 @@ extension PulseAudioTests {
             let seekHost = HostClock.now()
             engine.seek(to: target)
             recorder.record(for: 0.36)
-            for onset in recorder.onsets() {
-                guard let h = recorder.hostTime(ofSample: onset), h > seekHost + 0.05,
-                      let heard = engine.clock.mediaTime(atHostTime: h) else { continue }
-                let click = (heard / period).rounded() * period
-                guard click >= target else { continue }
-                #expect(click <= target + 0.5, "click \(click) after seek to \(target)")
-                errors.append(heard - click)
-                break
-            }
+            // The first click of the new position (clicks before `target` are the old audio's).
+            let heard = recorder.heardClicks(period: period, after: seekHost + 0.05, clock: engine.clock)
+            guard let first = heard.first(where: { $0.click >= target }) else { continue }
+            #expect(first.click <= target + 0.5, "click \(first.click) after seek to \(target)")
+            errors.append(first.error)
         }
-        let sorted = errors.map { abs($0) }.sorted()
-        let p95 = sorted[Int(Double(sorted.count) * 0.95) - 1]
-        let summary = "n=\(errors.count) median=\(sorted[sorted.count / 2] * 1000) ms p95=\(p95 * 1000) ms max=\(sorted.last! * 1000) ms mean=\(errors.reduce(0, +) / Double(errors.count) * 1000) ms"
+        let summary = ErrorSummary(errors)
         print("position accuracy after random seeks: \(summary)")
         print("errors ms:", errors.map { ($0 * 10_000).rounded() / 10 })
         #expect(errors.count >= 95, "\(summary)")
@@ -125,8 +113,8 @@ extension PulseAudioTests {
         // monitor streams (CaptureEngine), so they give the moment the sink plays each block.
         // On an idle machine every seek lands within 0.5 ms; with other processes competing for
         // the two cores, one to three seeks in a hundred were 2–10 ms off (docs/audio-engine.md).
-        #expect(p95 <= 0.005, "\(summary)")
-        #expect(sorted.last! <= 0.02, "\(summary)")
+        #expect(summary.p95 <= 0.005, "\(summary)")
+        #expect(summary.max <= 0.02, "\(summary)")
     }
 }
 }

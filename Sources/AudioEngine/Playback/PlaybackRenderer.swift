@@ -4,7 +4,13 @@
 /// Runs only inside the PulseAudio write callback (or a test), never concurrently with itself.
 /// No allocation, no locks, no logging: everything is preallocated in `init`.
 /// Discontinuities (pause, stop, seek, loop jump, end) fade out over `fadeFrames` first and
-/// fade back in, so they never click; key and tempo go straight to the live stretcher.
+/// fade back in, so they never click.
+///
+/// A key or tempo change while playing is handled like a seek to where playback is: fade out,
+/// re-prime the stretcher with the new settings at that media time, fade in (≈ 11 ms dip, no
+/// gap). Changing Rubber Band's ratios on the running instance would avoid the dip, but moves
+/// its latency by an amount it does not report (measured 2–36 ms, depending on the change),
+/// and the position must stay exact: it is the clock the lyrics and scoring run on.
 final class PlaybackRenderer {
     static let fadeFrames = 256
     static let chunkFrames = 1024
@@ -25,8 +31,6 @@ final class PlaybackRenderer {
     private var playing = false
     /// The mapping being rendered now (mirrors the newest clock checkpoint).
     private var segment = ClockCheckpoint(outputFrame: 0, mediaTime: 0, rate: 0)
-    /// A tempo change takes audible effect one stretcher delay later.
-    private var pendingSegment: ClockCheckpoint?
 
     private var gain: Float = 1
     private var fadeRemaining = 0
@@ -35,6 +39,7 @@ final class PlaybackRenderer {
     /// Where to continue once the current fade-out is over.
     private var pendingSeek: Double?
 
+    /// Key and tempo the stretcher was primed with (set only when it is primed).
     private var appliedKey = 0
     private var appliedTempo = 1.0
     private var appliedSeek = 0
@@ -70,7 +75,6 @@ final class PlaybackRenderer {
         playing = false
         action = .none
         fadeRemaining = 0
-        pendingSegment = nil
         readFrame = 0
         appliedSeek = transport.seekGeneration.load(ordering: .acquiring)
         transport.appliedSeekGeneration.store(appliedSeek, ordering: .releasing)
@@ -87,21 +91,23 @@ final class PlaybackRenderer {
         fadeRemaining = 0
         fadeIn = false
         gain = 0
-        reposition(to: heard, at: outputFrame, rate: 0)
+        reposition(to: heard, at: outputFrame)
         clock.publish(playedFrame: Double(outputFrame), hostTime: HostClock.now(), written: outputFrame, advancing: false)
     }
 
     /// Media time of output frame `frame` as rendered (not yet heard).
     private func media(at frame: Int64) -> Double {
-        var s = segment
-        if let p = pendingSegment, frame >= p.outputFrame { s = p }
-        return s.mediaTime + Double(frame - s.outputFrame) / sampleRate * s.rate
+        segment.mediaTime + Double(frame - segment.outputFrame) / sampleRate * segment.rate
     }
 
     private func checkpoint(_ cp: ClockCheckpoint) {
         segment = cp
-        pendingSegment = nil
         clock.append(cp)
+    }
+
+    /// The listener asked for another key or tempo than the stretcher was primed with.
+    private var settingsChanged: Bool {
+        transport.key.load(ordering: .acquiring) != appliedKey || transport.tempo != appliedTempo
     }
 
     // MARK: rendering
@@ -112,10 +118,6 @@ final class PlaybackRenderer {
         var done = 0
         while done < frames {
             let frame = outputFrame + Int64(done)
-            if let p = pendingSegment, frame >= p.outputFrame {
-                segment = p
-                pendingSegment = nil
-            }
             guard playing, let track else {
                 (out + done * 2).update(repeating: 0, count: (frames - done) * 2)
                 break
@@ -189,41 +191,43 @@ final class PlaybackRenderer {
         if want == .stopped {
             pendingSeek = nil
             playing = false
-            reposition(to: 0, at: frame, rate: 0)
+            reposition(to: 0, at: frame)
             return
         }
         let keepPlaying = want == .playing
-        let rate = keepPlaying ? appliedTempo : 0
         if let t = pendingSeek {
             pendingSeek = nil
-            reposition(to: t, at: frame, rate: rate)
+            reposition(to: t, at: frame, playing: keepPlaying)
+        } else if settingsChanged {
+            reposition(to: media(at: frame), at: frame, playing: keepPlaying)
         } else {
-            checkpoint(ClockCheckpoint(outputFrame: frame, mediaTime: media(at: frame), rate: rate))
+            checkpoint(ClockCheckpoint(outputFrame: frame, mediaTime: media(at: frame), rate: keepPlaying ? appliedTempo : 0))
         }
         playing = keepPlaying
         if keepPlaying { startFadeIn() }
     }
 
-    /// Resets the stretcher at media time `t`; `t` is heard from output frame `frame` on.
-    private func reposition(to t: Double, at frame: Int64, rate: Double) {
+    /// Resets the stretcher (to the wanted key and tempo) at media time `t`; `t` is heard from
+    /// output frame `frame` on, advancing at the new tempo if `playing`.
+    private func reposition(to t: Double, at frame: Int64, playing: Bool = false) {
         let target = min(max(0, t), track?.duration ?? 0)
         primeAt(target)
-        checkpoint(ClockCheckpoint(outputFrame: frame, mediaTime: target, rate: rate))
+        checkpoint(ClockCheckpoint(outputFrame: frame, mediaTime: target, rate: playing ? appliedTempo : 0))
     }
 
+    /// Resets the stretcher to the wanted key and tempo and primes it so that its next output
+    /// frame is media time `t`.
     private func primeAt(_ t: Double) {
+        applySettings()
         guard let track else { return }
-        readFrame = Int((t * sampleRate).rounded())
+        readFrame = Int((t * sampleRate).rounded()) - stretcher.startPad
         stretcher.reposition { l, r, n in
             track.copy(from: readFrame, count: n, left: l, right: r)
             readFrame += n
         }
     }
 
-    // MARK: requests
-
-    private func applyRequests() {
-        let frame = outputFrame
+    private func applySettings() {
         let key = transport.key.load(ordering: .acquiring)
         if key != appliedKey {
             appliedKey = key
@@ -231,15 +235,24 @@ final class PlaybackRenderer {
         }
         let tempo = transport.tempo
         if tempo != appliedTempo {
-            if playing {
-                // Audio already inside the stretcher keeps the old tempo for its delay.
-                let switchFrame = frame + Int64(stretcher.outputDelay)
-                let m = media(at: switchFrame)
-                pendingSegment = ClockCheckpoint(outputFrame: switchFrame, mediaTime: m, rate: tempo)
-                clock.append(pendingSegment!)
-            }
             appliedTempo = tempo
             stretcher.setTempo(tempo)
+        }
+    }
+
+    // MARK: requests
+
+    private func applyRequests() {
+        let frame = outputFrame
+        if settingsChanged {
+            if playing {
+                // finishFadeOut primes the stretcher with the new settings where the fade ends.
+                if !isFadingOut { startFadeOut(.fade) }
+            } else if track == nil {
+                applySettings()
+            } else if !isFadingOut {
+                reposition(to: segment.mediaTime, at: frame)
+            }
         }
         let loop = transport.loop()
         if loop.sequence != appliedLoopSequence {
@@ -259,7 +272,7 @@ final class PlaybackRenderer {
                 pendingSeek = target
                 if !isFadingOut { startFadeOut(.fade) }
             } else {
-                reposition(to: target, at: frame, rate: 0)
+                reposition(to: target, at: frame)
             }
             transport.appliedSeekGeneration.store(seekGen, ordering: .releasing)
         }
@@ -276,7 +289,7 @@ final class PlaybackRenderer {
                 gain = 0
                 checkpoint(ClockCheckpoint(outputFrame: frame, mediaTime: start, rate: appliedTempo))
                 startFadeIn()
-            } else if isFadingOut, pendingSeek == nil, case .fade = action {
+            } else if isFadingOut, pendingSeek == nil, !settingsChanged, case .fade = action {
                 // Resumed during the pause fade: fade back in from where we are.
                 action = .none
                 startFadeIn()
@@ -285,7 +298,7 @@ final class PlaybackRenderer {
             if playing {
                 if !isFadingOut { startFadeOut(.fade) }
             } else if transport.requestedState == .stopped && segment.mediaTime != 0 && !endHold {
-                reposition(to: 0, at: frame, rate: 0)
+                reposition(to: 0, at: frame)
             }
         }
     }

@@ -69,15 +69,20 @@ final class KeyTempoStretcher {
     /// Output frames between feeding a sample and hearing it, at the current settings.
     var outputDelay: Int { Int(rubberband_get_start_delay(state)) }
 
-    /// Resets and primes so that the next output frame is the first input frame `source` gives:
-    /// feeds the preferred start pad of zeros and drops the start delay.
+    /// Input frames `reposition` takes before the first frame to be heard.
+    var startPad: Int { Int(rubberband_get_preferred_start_pad(state)) }
+
+    /// Resets and primes so that the next output frame is the input frame `source` gives after
+    /// the first `startPad` ones. Those are the audio just before the new position (zeros
+    /// before the track's start): primed with silence, as Rubber Band suggests, the output would
+    /// swell in over ~40 ms while its overlap-add fills; primed with the real audio it starts
+    /// at full level, so a seek or a key/tempo change only dips for the renderer's short fade.
     func reposition(source: (_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ count: Int) -> Void) {
         rubberband_reset(state)
-        var pad = Int(rubberband_get_preferred_start_pad(state))
+        var pad = startPad
         while pad > 0 {
             let n = min(pad, Self.maxBlock)
-            inputs[0]!.update(repeating: 0, count: n)
-            inputs[1]!.update(repeating: 0, count: n)
+            source(inputs[0]!, inputs[1]!, n)
             process(n)
             pad -= n
         }

@@ -42,14 +42,7 @@ final class MonitorRecorder {
 
     /// Indices where the signal rises above `threshold` after at least `quiet` seconds below it.
     func onsets(threshold: Float = 0.1, quiet: Double = 0.05, from start: Int = 0) -> [Int] {
-        var result: [Int] = []
-        let quietSamples = Int(quiet * capture.configuration.sampleRate)
-        var lastLoud = -quietSamples - 1
-        for i in start..<samples.count where abs(samples[i]) >= threshold {
-            if i - lastLoud > quietSamples { result.append(i) }
-            lastLoud = i
-        }
-        return result
+        ClickTiming.onsets(in: samples, rate: capture.configuration.sampleRate, threshold: threshold, quiet: quiet, from: start)
     }
 
     func close() { capture.close() }

@@ -9,10 +9,13 @@ enum TestSignals {
         (0..<Int(seconds * rate)).map { amplitude * Float(sin(2 * .pi * hz * Double($0) / rate)) }
     }
 
+    /// Duration of one click of `clicks`.
+    static let clickLength = 0.003
+
     /// Short 2 kHz bursts (3 ms, Hann-shaped) every `period` seconds, starting at `period`.
     static func clicks(period: Double, seconds: Double, rate: Double = rate) -> [Float] {
         var out = [Float](repeating: 0, count: Int(seconds * rate))
-        let len = Int(0.003 * rate)
+        let len = Int(clickLength * rate)
         var t = period
         while t < seconds - 0.01 {
             let start = Int((t * rate).rounded())
