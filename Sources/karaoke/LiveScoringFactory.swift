@@ -48,7 +48,7 @@ enum LiveScoringFactory {
                 room.publishDevice(DevicePayload(event))
             }
             captures.append(capture)
-            microphones += capture.channels.map { LiveMicrophone(channel: $0, source: source) }
+            microphones += LiveMicrophone.all(of: capture, source: source)
         }
         let session = LiveRoomSession(microphones: microphones, clock: engine.clock, sink: room, store: store, options: options)
         return Live(session: session, captures: captures, sources: microphones.map(\.source))

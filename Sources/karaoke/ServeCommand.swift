@@ -143,6 +143,9 @@ struct ServeCommand: AsyncParsableCommand {
         let bound = server.port
         print("karaoke: room \"\(room.options.name)\" with \(room.library.count) song(s) from \(songs)\(noAudio ? " (no audio)" : "")")
         if let live { print("  scoring \(live.session.singerCount) singer(s) from \(mic.isEmpty ? "the default source" : mic.joined(separator: ", "))") }
+        if let engine = player as? PlaybackEngine {
+            for line in LatencyLines.lines(engine: engine, output: output, live: live) { print("  \(line)") }
+        }
         if monitor {
             // After the server started: no early exit can leave a loopback behind.
             let failures = monitoring?.setAll(on: true) ?? ["no microphone to monitor"]

@@ -90,7 +90,7 @@ extension PulseAudioTests {
             var liveOptions = LiveRoomSession.Options()
             liveOptions.defaultMicDelay = 0  // the monitor of the speaker: no acoustic path
             liveOptions.calibrationPath = nil
-            live = LiveRoomSession(microphones: capture.channels.map { LiveMicrophone(channel: $0, source: "speaker.monitor") },
+            live = LiveRoomSession(microphones: LiveMicrophone.all(of: capture, source: "speaker.monitor"),
                                    clock: engine.clock, sink: room, store: store, options: liveOptions)
             let engine = engine
             transport.position = { engine.position }
@@ -108,6 +108,43 @@ extension PulseAudioTests {
         var lineScores: [LineScorePayload] {
             transport.events.all.compactMap { if case .lineScore(let s) = $0 { s } else { nil } }
         }
+
+        var states: [StatePayload] {
+            transport.events.all.compactMap { if case .state(let s) = $0 { s } else { nil } }
+        }
+    }
+
+    /// The room's `state` carries PulseAudio's readings of the real streams: the backing track's
+    /// output latency and each microphone's input latency, in a plausible range and matching what
+    /// the engines report; the mic delay is the session's default (0 here), and says so.
+    @Test func stateCarriesTheEnginesMeasuredLatencies() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        try fixture.room.load(songId: "live-test", autoplay: true)
+        var state: StatePayload?
+        let measured = waitUntil(timeout: 10) {
+            state = fixture.states.last { $0.outputLatencyMs != nil && $0.singers.allSatisfy { $0.inputLatencyMs != nil } }
+            return state != nil
+        }
+        #expect(measured, "no state with every latency: \(fixture.states.last.map { "\($0)" } ?? "no state")")
+        guard let state, let output = state.outputLatencyMs else { return }
+        let engineOutput = try #require(fixture.engine.outputLatency) * 1000
+        print("state: output latency \(output) ms (engine now \(engineOutput) ms), inputs \(state.singers.map { $0.inputLatencyMs ?? -1 }) ms")
+        // The engine asks for a 40 ms buffer; the null sink adds little. A constant or a unit slip would miss this.
+        #expect(output > 5 && output < 250, "output latency \(output) ms")
+        #expect(abs(output - engineOutput) < 30, "state \(output) ms vs engine \(engineOutput) ms")
+        let engineInput = try #require(fixture.capture.inputLatency) * 1000
+        #expect(state.singers.count == 2)
+        for singer in state.singers {
+            let input = try #require(singer.inputLatencyMs)
+            #expect(input >= 0 && input < 200, "input latency \(input) ms")
+            #expect(abs(input - engineInput) < 30, "state \(input) ms vs engine \(engineInput) ms")
+            #expect(singer.micDelaySource == .default && singer.effectiveMicDelayMs == 0)
+        }
+        // While it plays, every state takes a fresh reading (PulseAudio interpolates between timing
+        // updates, so two readings a second apart differ), rather than a value frozen at start.
+        let count = fixture.states.count
+        #expect(waitUntil(timeout: 6) { Set(fixture.states.dropFirst(count).compactMap(\.outputLatencyMs)).count >= 2 })
     }
 
     @Test func roomScoresTwoSingersLiveAndStoresTheirLines() throws {

@@ -65,6 +65,39 @@ struct ProtocolCodingTests {
         #expect(ServerEvent.total(TotalPayload(singer: 0, name: "A", score: 1, final: false)).delivery == .essential)
     }
 
+    @Test func measuredLatenciesAreEncodedOnlyWhenKnown() throws {
+        func encoded(_ state: StatePayload) throws -> [String: Any] {
+            let message = ServerEvent.state(state).message(sentAt: 0)
+            return try #require(try JSONSerialization.jsonObject(with: Data(message.bytes)) as? [String: Any])
+        }
+        var state = StatePayload(transport: .stopped, position: 0, duration: 0, songId: nil, key: 0, tempo: 1, loop: nil,
+                                 queue: [], difficulty: .medium,
+                                 singers: [SingerPayload(singer: 0, name: "A", part: 0, micDelayMs: 0)], audio: false)
+        let silent = try encoded(state)
+        #expect(silent.keys.contains("outputLatencyMs") == false)
+        let bare = try #require((silent["singers"] as? [[String: Any]])?.first)
+        #expect(Set(bare.keys) == ["singer", "name", "part", "micDelayMs"])
+
+        state.audio = true
+        state.outputLatencyMs = 31.2
+        state.singers = [
+            SingerPayload(singer: 0, name: "A", part: 0, micDelayMs: 0, inputLatencyMs: 4.5, effectiveMicDelayMs: 140, micDelaySource: .default),
+            SingerPayload(singer: 1, name: "B", part: 1, micDelayMs: 95, inputLatencyMs: nil, effectiveMicDelayMs: 95, micDelaySource: .room),
+            SingerPayload(singer: 2, name: "C", part: 0, micDelayMs: 0, inputLatencyMs: 9, effectiveMicDelayMs: 26.5, micDelaySource: .calibrated),
+        ]
+        let object = try encoded(state)
+        #expect(object["outputLatencyMs"] as? Double == 31.2)
+        let singers = try #require(object["singers"] as? [[String: Any]])
+        #expect(singers.map { $0["micDelaySource"] as? String } == ["default", "room", "calibrated"])
+        #expect(singers.map { $0["effectiveMicDelayMs"] as? Double } == [140, 95, 26.5])
+        #expect(singers[0]["inputLatencyMs"] as? Double == 4.5 && singers[1].keys.contains("inputLatencyMs") == false)
+        let decoded = try JSONDecoder().decode(ServerEventEnvelope.self, from: Data(ServerEvent.state(state).message(sentAt: 0).bytes))
+        #expect(decoded.event == .state(state))
+        // A client's unknown source value is a decoding error, not a crash.
+        let unknown = #"{"singer":0,"name":"A","part":0,"micDelayMs":0,"micDelaySource":"guessed"}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SingerPayload.self, from: Data(unknown.utf8)) }
+    }
+
     @Test func roomPinAndOriginChecks() {
         #expect(RoomPin("12") == nil && RoomPin("12a4") == nil)
         let pin = RoomPin("0420")!

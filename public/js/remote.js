@@ -60,12 +60,17 @@ function showState() {
     : loopA != null ? `A ${formatTime(loopA)}…` : 'off';
   $('difficulty').value = state.difficulty;
   showSingers(state.singers);
+  showMicFigures(state);
   showQueue(state.queue);
 }
 
+// Measured figures change all the time; they are updated in place (showMicFigures), so a
+// reading never rebuilds the controls under the host's fingers.
+const measuredFields = ({ inputLatencyMs, effectiveMicDelayMs, micDelaySource, ...seat }) => seat;
+
 function showSingers(singers) {
   const container = $('singers');
-  const key = JSON.stringify([singers, connection.song?.parts.length || 0]);
+  const key = JSON.stringify([singers.map(measuredFields), connection.song?.parts.length || 0]);
   if (container.dataset.rendered === key) return;
   container.dataset.rendered = key;
   container.replaceChildren();
@@ -92,7 +97,8 @@ function showSingers(singers) {
     part.addEventListener('change', () => connection.send('selectSinger', { singer: singer.singer, part: Number(part.value) }));
     const input = document.createElement('input');
     input.type = 'number'; input.min = 0; input.max = 1000; input.step = 5;
-    input.value = singer.micDelayMs;
+    // 0 means "not set here": the field stays empty and shows the delay in use (showMicFigures).
+    input.value = singer.micDelayMs || '';
     input.id = `mic-delay-${singer.singer}`;
     input.setAttribute('aria-label', `${singer.name} microphone delay in milliseconds`);
     input.addEventListener('change', () => connection.send('micDelay', { singer: singer.singer, ms: Number(input.value) }));
@@ -100,12 +106,24 @@ function showSingers(singers) {
     unit.className = 'value small';
     unit.textContent = 'ms';
     const calibrate = document.createElement('button');
+    calibrate.id = `calibrate-${singer.singer}`;
     calibrate.className = 'secondary';
     calibrate.textContent = 'Calibrate';
-    calibrate.addEventListener('click', () => connection.send('calibrate', { singer: singer.singer }));
+    calibrate.title = 'play test clicks and time their arrival at this microphone';
+    calibrate.setAttribute('aria-label', `${singer.name}: calibrate microphone delay`);
+    calibrate.addEventListener('click', () => {
+      connection.send('calibrate', { singer: singer.singer });
+      toast(`Calibrating ${singer.name}'s microphone: test clicks for a few seconds`);
+    });
     row.append(label, part, input, unit, calibrate);
     // Only singers with a microphone the server can monitor carry `monitor`.
     if (typeof singer.monitor === 'boolean') row.append(monitorSwitch(singer));
+    const figures = document.createElement('div');
+    figures.className = 'mic-figures';
+    figures.id = `mic-figures-${singer.singer}`;
+    figures.title = 'Output: measured output latency. Mic: this microphone\'s measured input latency. '
+      + 'Mic delay: what scoring subtracts (room setting, calibration, or the server\'s default).';
+    row.append(figures);
     container.append(row);
   }
 }
@@ -122,6 +140,39 @@ function monitorSwitch(singer) {
   button.setAttribute('aria-label', `${singer.name}: hear myself`);
   button.addEventListener('click', () => connection.send('monitor', { singer: singer.singer, on: !singer.monitor }));
   return button;
+}
+
+const micDelayOrigins = { room: 'room setting', calibrated: 'calibrated', default: 'default — calibrate' };
+
+// "Output 31 ms · Mic 4 ms · Mic delay 140 ms (default — calibrate)"; figures the server does
+// not send are left out, and the line is hidden when there are none (--no-audio).
+function showMicFigures(state) {
+  const ms = (value) => `${Math.round(value)} ms`;
+  const span = (text, className) => {
+    const element = document.createElement('span');
+    element.textContent = text;
+    if (className) element.className = className;
+    return element;
+  };
+  for (const singer of state.singers) {
+    const line = $(`mic-figures-${singer.singer}`);
+    if (!line) continue;
+    const figures = [];
+    if (state.outputLatencyMs != null) figures.push(span(`Output ${ms(state.outputLatencyMs)}`));
+    if (singer.inputLatencyMs != null) figures.push(span(`Mic ${ms(singer.inputLatencyMs)}`));
+    if (singer.effectiveMicDelayMs != null) {
+      const delay = span(`Mic delay ${ms(singer.effectiveMicDelayMs)} `);
+      const origin = micDelayOrigins[singer.micDelaySource] || singer.micDelaySource;
+      delay.append(span(`(${origin})`, `origin origin-${singer.micDelaySource}`));
+      figures.push(delay);
+    } else if (figures.length) {
+      figures.push(span('no microphone'));
+    }
+    line.replaceChildren(...figures.flatMap((figure, index) => (index ? [' · ', figure] : [figure])));
+    line.hidden = figures.length === 0;
+    const input = $(`mic-delay-${singer.singer}`);
+    if (input) input.placeholder = String(Math.round(singer.effectiveMicDelayMs ?? 0));
+  }
 }
 
 function showLibrary() {

@@ -33,5 +33,8 @@ public struct CalibrationStore: Codable, Sendable, Equatable {
     }
 
     /// The delay to subtract for `input` (0 when it was never calibrated).
-    public func delay(for input: String?) -> Double { inputs[input ?? "@DEFAULT_SOURCE@"]?.delaySeconds ?? 0 }
+    public func delay(for input: String?) -> Double { inputs[Self.key(for: input)]?.delaySeconds ?? 0 }
+
+    /// The `inputs` key of a source (nil = the default source, which has no name of its own).
+    public static func key(for input: String?) -> String { input ?? "@DEFAULT_SOURCE@" }
 }

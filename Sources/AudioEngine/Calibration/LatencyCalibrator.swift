@@ -66,7 +66,7 @@ public final class LatencyCalibrator {
             var config = CaptureEngine.Configuration(source: input)
             config.server = server
             let engine = try CaptureEngine(configuration: config)
-            captures.append((input ?? "@DEFAULT_SOURCE@", engine, engine.channels[0].makeReader()))
+            captures.append((CalibrationStore.key(for: input), engine, engine.channels[0].makeReader()))
         }
         defer { captures.forEach { $0.engine.close() } }
 

@@ -34,17 +34,30 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     public var name: String
     /// Which voice part this singer sings (duets).
     public var part: Int
-    /// Microphone delay compensation, milliseconds.
+    /// The room's mic delay setting, milliseconds (the `micDelay` command); 0 = not set, so the
+    /// microphone's calibration or the server's default applies (see `effectiveMicDelayMs`).
     public var micDelayMs: Double
     /// Whether this singer's microphone is heard through the room's speakers (mic monitoring);
     /// nil (absent on the wire) when the singer has no microphone that can be monitored.
     public var monitor: Bool?
-    public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil) {
+    /// The singer's microphone's measured input latency, milliseconds (PulseAudio's timing of
+    /// the capture stream); nil when the singer has no microphone or it has not been timed yet.
+    public var inputLatencyMs: Double?
+    /// The mic delay live scoring subtracts now, milliseconds; nil when nobody scores this singer.
+    public var effectiveMicDelayMs: Double?
+    /// Where `effectiveMicDelayMs` comes from; nil exactly when it is nil.
+    public var micDelaySource: MicDelaySource?
+
+    public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil,
+                inputLatencyMs: Double? = nil, effectiveMicDelayMs: Double? = nil, micDelaySource: MicDelaySource? = nil) {
         self.singer = singer
         self.name = name
         self.part = part
         self.micDelayMs = micDelayMs
         self.monitor = monitor
+        self.inputLatencyMs = inputLatencyMs
+        self.effectiveMicDelayMs = effectiveMicDelayMs
+        self.micDelaySource = micDelaySource
     }
 }
 
@@ -65,6 +78,10 @@ public struct StatePayload: Codable, Sendable, Equatable {
     public var singers: [SingerPayload]
     /// False in `--no-audio` mode (the clock runs, nothing is played or captured).
     public var audio: Bool
+    /// The backing track's measured output latency, milliseconds (PulseAudio's timing of the
+    /// playback stream: buffered audio plus the sink's own latency); nil without audio or
+    /// while it is not known (no stream yet, device lost).
+    public var outputLatencyMs: Double?
     /// True while the song's audio is being prepared (decoded, resampled): the song is shown,
     /// `transport` is `stopped` at 0, and seeking or looping is refused until it has loaded.
     public var loading: Bool
@@ -74,7 +91,8 @@ public struct StatePayload: Codable, Sendable, Equatable {
 
     public init(transport: TransportState, position: Double, duration: Double, songId: String?, key: Int,
                 tempo: Double, loop: LoopPayload?, queue: [QueueItemPayload], difficulty: Difficulty,
-                singers: [SingerPayload], audio: Bool, loading: Bool = false, playWhenLoaded: Bool = false) {
+                singers: [SingerPayload], audio: Bool, loading: Bool = false, playWhenLoaded: Bool = false,
+                outputLatencyMs: Double? = nil) {
         self.transport = transport
         self.position = position
         self.duration = duration
@@ -88,5 +106,6 @@ public struct StatePayload: Codable, Sendable, Equatable {
         self.audio = audio
         self.loading = loading
         self.playWhenLoaded = playWhenLoaded
+        self.outputLatencyMs = outputLatencyMs
     }
 }

@@ -1,7 +1,7 @@
 import AudioEngine
 
 /// The PulseAudio engine has the room's control surface (play, pause, stop, seek, setKey,
-/// setTempo, setLoop, position, isPlaying) already; loading is split so the room never waits
+/// setTempo, setLoop, position, isPlaying, outputLatency) already; loading is split so the room never waits
 /// for a decode: `prepareTrack` decodes and resamples on the loader thread, and installing
 /// is the engine's cheap `load(track:)` swap.
 extension PlaybackEngine: RoomPlayer {

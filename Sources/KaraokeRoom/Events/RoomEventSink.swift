@@ -17,7 +17,12 @@ public protocol RoomLiveSession: AnyObject, Sendable {
     func roomSettingsChanged(_ settings: RoomSettings)
     func roomSeeked(to mediaSeconds: Double)
     func roomStopped()
-    /// Measure singer's microphone delay; report the result through `RoomEventSink`
-    /// or throw a message for the client.
-    func calibrate(singer: Int) throws
+    /// Measures the singer's microphone delay in the background and uses it from then on.
+    /// Throws at once when it cannot start (no such microphone); otherwise `done` is called
+    /// once, on any thread, with nil or the failure to report to whoever asked.
+    func calibrate(singer: Int, done: @escaping @Sendable ((any Error)?) -> Void) throws
+    /// What the room's state shows about the singer's microphone (`seat` is the room's setting
+    /// for that singer, if any); nil when the singer has no microphone. Called on the room's
+    /// queue for every `state`: it must not wait for the session's work or the sound server.
+    func microphone(singer: Int, seat: SingerPayload?) -> MicrophoneReport?
 }

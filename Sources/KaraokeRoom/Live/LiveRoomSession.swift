@@ -4,6 +4,7 @@ import Foundation
 import Scoring
 import ScoreStore
 import SongModel
+import Synchronization
 
 /// Scores the room's singers live: one pitch worker per microphone (singer i = microphone i),
 /// each feeding a fresh `ScoringSession` per run. Publishes `pitch` (every `pitchStride`-th
@@ -40,7 +41,9 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     // State below lives on `queue`.
     private var entry: CatalogEntry?
     private var settings = RoomSettings()
-    private var calibrated: [String: Double] = [:]
+    /// Measured delay per source key; a Mutex rather than `queue` state because the room reads it
+    /// for every `state` and must not wait behind a calibration running on `queue`.
+    private let calibrated = Mutex<[String: Double]>([:])
 
     public init(microphones: [LiveMicrophone], clock: PlaybackClock, sink: any RoomEventSink,
                 store: ScoreStore?, options: Options = .init()) {
@@ -50,7 +53,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         self.options = options
         self.sink = sink
         if let path = options.calibrationPath, let saved = try? CalibrationStore.load(path: path) {
-            calibrated = saved.inputs.mapValues(\.delaySeconds)
+            calibrated.withLock { $0 = saved.inputs.mapValues(\.delaySeconds) }
         }
         let output = LiveSingerWorker.Output(
             samples: { [weak self] run, samples in self?.publishPitch(run, samples) },
@@ -106,22 +109,35 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         }
     }
 
-    public func calibrate(singer: Int) throws {
+    /// The room asks only while its track is not playing (the clicks must be heard alone).
+    public func calibrate(singer: Int, done: @escaping @Sendable ((any Error)?) -> Void) throws {
         guard microphones.indices.contains(singer) else { throw LiveSessionError("no microphone for singer \(singer + 1)") }
-        guard !clock.isRunning else { throw LiveSessionError("stop playback before calibrating") }
-        let source = microphones[singer].source
+        let key = CalibrationStore.key(for: microphones[singer].source)
         queue.async { [self] in
-            let calibrator = LatencyCalibrator(output: options.output, inputs: [source])
-            guard let measured = try? calibrator.run(), let result = measured.values.first else { return }
-            calibrated[source ?? "@DEFAULT_SOURCE@"] = result.delaySeconds
+            let result: InputCalibration
+            do {
+                let measured = try LatencyCalibrator(output: options.output, inputs: [microphones[singer].source]).run()
+                guard let first = measured.values.first else { throw LiveSessionError("the calibrator measured nothing") }
+                result = first
+            } catch {
+                done(error)
+                return
+            }
+            calibrated.withLock { $0[key] = result.delaySeconds }
             if let path = options.calibrationPath {
                 var saved = (try? CalibrationStore.load(path: path)) ?? CalibrationStore()
-                saved.inputs[source ?? "@DEFAULT_SOURCE@"] = result
+                saved.inputs[key] = result
                 saved.measuredAt = Date()
                 try? saved.save(path: path)
             }
             if entry != nil { restart(at: clock.mediaTimeNow() ?? 0) }
+            done(nil)
         }
+    }
+
+    public func microphone(singer: Int, seat: SingerPayload?) -> MicrophoneReport? {
+        guard microphones.indices.contains(singer) else { return nil }
+        return MicrophoneReport(inputLatency: microphones[singer].inputLatency(), micDelay: micDelay(singer: singer, seat: seat))
     }
 
     // MARK: - Runs (on `queue`)
@@ -142,7 +158,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             let part = min(max(seat?.part ?? singer, 0), song.parts.count - 1)
             let configuration = ScoringConfiguration(
                 difficulty: Scoring.Difficulty(rawValue: settings.difficulty.rawValue) ?? .medium,
-                keyShift: settings.key, tempo: settings.tempo, micDelay: micDelay(singer: singer, seat: seat))
+                keyShift: settings.key, tempo: settings.tempo, micDelay: micDelay(singer: singer, seat: seat).seconds)
             guard var reference = try? ReferencePart(song: song, partIndex: part, keyShift: settings.key) else { continue }
             let fromStart = position <= (reference.lines.first?.start ?? 0)
             reference.lines = reference.lines.filter { $0.start >= position - 0.05 }
@@ -169,9 +185,11 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         }
     }
 
-    private func micDelay(singer: Int, seat: SingerPayload?) -> Double {
-        if let ms = seat?.micDelayMs, ms != 0 { return Double(ms) / 1000 }
-        return calibrated[microphones[singer].source ?? "@DEFAULT_SOURCE@"] ?? options.defaultMicDelay
+    /// Any thread (the room asks for its state; runs start on `queue`).
+    private func micDelay(singer: Int, seat: SingerPayload?) -> EffectiveMicDelay {
+        let key = CalibrationStore.key(for: microphones[singer].source)
+        return EffectiveMicDelay.resolve(roomSettingMs: seat?.micDelayMs, calibrated: calibrated.withLock { $0[key] },
+                                         defaultDelay: options.defaultMicDelay)
     }
 
     /// A worker saw the clock jump (an A–B loop, or a seek announced late): new runs from there.

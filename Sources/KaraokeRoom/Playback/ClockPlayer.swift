@@ -78,6 +78,9 @@ public final class ClockPlayer: RoomPlayer {
         return timing.withLock { $0.playing && Self.position(of: $0, at: now) < $0.duration }
     }
 
+    /// Nothing is played, so there is no output latency to report.
+    public var outputLatency: Double? { nil }
+
     /// Key shift last set (there is no audio to transpose; kept for the room's state).
     public var key: Int { timing.withLock { $0.key } }
 

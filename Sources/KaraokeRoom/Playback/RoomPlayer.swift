@@ -23,6 +23,10 @@ public protocol RoomPlayer: AnyObject, Sendable {
     var position: Double { get }
     /// False when paused, stopped, or at the end of the song.
     var isPlaying: Bool { get }
+    /// Measured output latency, seconds: how long a rendered sample takes to be heard, from the
+    /// sound server's timing of the stream; nil when nothing is measured (no audio, no stream).
+    /// Read on the room's queue for every `state`: it may take a lock briefly, never wait on the server.
+    var outputLatency: Double? { get }
 }
 
 extension RoomPlayer {

@@ -53,6 +53,9 @@ public final class Room: @unchecked Sendable {
     private var results: [LineScorePayload] = []
     private var totals: [Int: TotalPayload] = [:]
     private var lastStateSent = 0.0
+    /// The latencies the last `state` carried, and when the ticker last compared fresh ones.
+    private var latenciesSent = LatencyReadings()
+    private var lastLatencyCheck = 0.0
     private var timer: (any DispatchSourceTimer)?
 
     public init(player: any RoomPlayer, catalog: any SongCatalog, options: Options,
@@ -278,7 +281,18 @@ public final class Room: @unchecked Sendable {
             guard let liveSession else {
                 throw RoomCommandError("unavailable", "microphone calibration needs audio (the server runs with --no-audio)")
             }
-            try liveSession.calibrate(singer: singer)
+            guard liveSession.microphone(singer: singer, seat: nil) != nil else {
+                throw RoomCommandError("badArguments", "singer \(singer + 1) has no microphone to calibrate")
+            }
+            if transportState == .playing || loading?.playWhenLoaded == true {
+                throw RoomCommandError("failed", "stop playback before calibrating: the test clicks must be heard alone")
+            }
+            logger.info("calibrating the microphone of singer \(singer + 1)")
+            // The clicks take seconds; the outcome comes back off the room queue.
+            try liveSession.calibrate(singer: singer) { [weak self] failure in
+                self?.calibrationFinished(singer: singer, failure, for: client, requestId: requestId)
+            }
+            return
         case .difficulty(let level):
             settings.difficulty = level
             liveSession?.roomSettingsChanged(settings)
@@ -305,6 +319,21 @@ public final class Room: @unchecked Sendable {
     private func monitoringSwitched(_ failure: RoomCommandError?, for client: ClientID, requestId: Int?) {
         queue.async { [self] in
             if let failure { sendError(to: client, code: failure.code, message: failure.message, command: "monitor", id: requestId) }
+            broadcastState()
+        }
+    }
+
+    /// A calibration finished: everyone sees the state (the singer's delay now `calibrated`),
+    /// the client who asked any failure.
+    private func calibrationFinished(singer: Int, _ failure: (any Error)?, for client: ClientID, requestId: Int?) {
+        queue.async { [self] in
+            if let failure {
+                logger.warning("calibration of singer \(singer + 1) failed: \(failure)")
+                sendError(to: client, code: "failed", message: "calibration of singer \(singer + 1) failed: \(failure)",
+                          command: "calibrate", id: requestId)
+            } else if let delay = liveSession?.microphone(singer: singer, seat: nil)?.micDelay.seconds {
+                logger.info("calibrated the microphone of singer \(singer + 1): mic delay \(delay.stateMilliseconds) ms")
+            }
             broadcastState()
         }
     }
@@ -405,6 +434,7 @@ public final class Room: @unchecked Sendable {
     // MARK: - Ticker
 
     private func tick() {
+        refreshLatencies()
         guard current != nil else { return }
         if transportState == .playing && !player.isPlaying {
             // The player stops by itself at the end of the song, or pauses when its device is lost.
@@ -436,6 +466,16 @@ public final class Room: @unchecked Sendable {
         broadcastState()
     }
 
+    /// A room that does not play sends no periodic `state`; still, clients should see a measured
+    /// latency that changed (a stream opened, a device lost or back), so compare once a state interval.
+    private func refreshLatencies() {
+        let now = MonotonicClock.now()
+        guard transportState != .playing, now - lastLatencyCheck >= options.stateInterval else { return }
+        lastLatencyCheck = now
+        let state = statePayload()
+        if LatencyReadings(state).differs(from: latenciesSent) { broadcast(state) }
+    }
+
     private func emitLinePositions(force: Bool) {
         guard let current else { return }
         let position = mediaPosition
@@ -462,13 +502,24 @@ public final class Room: @unchecked Sendable {
             songId: current?.entry.id, key: settings.key, tempo: settings.tempo,
             loop: settings.loop.map { LoopPayload(start: $0.lowerBound, end: $0.upperBound) },
             queue: songQueue.items, difficulty: settings.difficulty,
-            singers: monitoring?.annotated(settings.singers) ?? settings.singers, audio: options.audio,
-            loading: loading != nil, playWhenLoaded: loading?.playWhenLoaded ?? false)
+            singers: reportedSingers(), audio: options.audio,
+            loading: loading != nil, playWhenLoaded: loading?.playWhenLoaded ?? false,
+            outputLatencyMs: player.outputLatency?.stateMilliseconds)
     }
 
-    private func broadcastState() {
+    /// The seats with what monitoring and live scoring know about each singer's microphone.
+    private func reportedSingers() -> [SingerPayload] {
+        let singers = monitoring?.annotated(settings.singers) ?? settings.singers
+        guard let liveSession else { return singers }
+        return singers.map { $0.reporting(liveSession.microphone(singer: $0.singer, seat: $0)) }
+    }
+
+    private func broadcastState() { broadcast(statePayload()) }
+
+    private func broadcast(_ state: StatePayload) {
         lastStateSent = MonotonicClock.now()
-        transport?.broadcast(.state(statePayload()))
+        latenciesSent = LatencyReadings(state)
+        transport?.broadcast(.state(state))
     }
 
     private func broadcastQueue() {

@@ -70,4 +70,5 @@ final class GatedPlayer: RoomPlayer {
     func setLoop(_ range: ClosedRange<Double>?) { clock.setLoop(range) }
     var position: Double { clock.position }
     var isPlaying: Bool { clock.isPlaying }
+    var outputLatency: Double? { clock.outputLatency }
 }

@@ -15,6 +15,7 @@ final class TestRoomServer {
     init(queueLimits: OutboundQueue.Limits = .init(), rateLimit: RateLimiter.Limits = .init(),
          allowedOrigins: [String] = [], loadSong: Bool = true,
          leaderboard: (any RoomLeaderboard)? = nil, monitoring: SingerMonitoring? = nil,
+         liveSession: (any RoomLiveSession)? = nil,
          roomPlayer: (any RoomPlayer)? = nil, catalog: any SongCatalog = TestSong.catalog) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-es-\(UUID().uuidString)")
         let publicDir = root.appendingPathComponent("public")
@@ -36,7 +37,7 @@ final class TestRoomServer {
         server = EventServer(configuration: EventServerConfiguration(
             host: "127.0.0.1", port: 0, publicDirectory: publicDir.path, pageRoutes: ["/remote": "remote.html"],
             allowedOrigins: allowedOrigins, rateLimit: rateLimit, queueLimits: queueLimits))
-        room.start(transport: server, leaderboard: leaderboard, monitoring: monitoring)
+        room.start(transport: server, liveSession: liveSession, leaderboard: leaderboard, monitoring: monitoring)
         if loadSong { try room.load(songId: "test") }
         try server.start(delegate: room.connectionHandler)
     }
