@@ -155,3 +155,13 @@ def browser():
 def screenshot(driver, name):
     ARTIFACTS.mkdir(exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def wait(driver, condition, timeout=10):
+    """Polls `condition` until it is truthy. A page that re-renders while it is being read (a
+    stale element: the remote rebuilds its singer rows when a seat changes) is polled again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))

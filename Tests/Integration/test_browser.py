@@ -4,15 +4,11 @@ import time
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import PIN, Server, screenshot
+from conftest import PIN, Server, screenshot, wait
 
 LINE_STARTS = [0.5 + 1.5 * k for k in range(6)]
 
-
-def wait(driver, condition, timeout=10):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
 
 
 def current_line(driver):

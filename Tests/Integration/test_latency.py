@@ -10,16 +10,12 @@ import subprocess
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import PIN, Server, screenshot
+from conftest import PIN, Server, screenshot, wait
 
 # "Output 31 ms · Mic 4 ms · Mic delay 140 ms (default — calibrate)"
 FIGURES = re.compile(r"^Output (\d+) ms · Mic (\d+) ms · Mic delay (\d+) ms \((.+)\)$")
 
-
-def wait(driver, condition, timeout=10):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
 
 
 def figures(driver, singer):
@@ -79,7 +75,7 @@ def test_remote_shows_the_latencies_and_where_each_mic_delay_comes_from(audio_se
     remote = phone(browser)
     open_host_remote(remote, audio_server)
     wait(remote, lambda d: figures(d, 0) and figures(d, 1))
-    output, mic, delay, origin = figures(remote, 0)
+    output, mic, delay, origin = wait(remote, lambda d: figures(d, 0))
     state = remote.execute_script("return window.karaoke.state")
     assert 1 <= output < 500 and 0 <= mic < 200 and (delay, origin) == (140, "default — calibrate")
     assert state["outputLatencyMs"] > 0 and [s["micDelaySource"] for s in state["singers"]] == ["default", "default"]
@@ -99,7 +95,7 @@ def test_remote_shows_the_latencies_and_where_each_mic_delay_comes_from(audio_se
 
     set_mic_delay(remote, 1, "200")
     wait(remote, lambda d: (figures(d, 1) or ())[2:] == (200, "room setting"))
-    assert figures(remote, 0)[2:] == (140, "default — calibrate")
+    assert wait(remote, lambda d: figures(d, 0))[2:] == (140, "default — calibrate")
     set_mic_delay(remote, 1, "")
     wait(remote, lambda d: (figures(d, 1) or ())[2:] == (140, "default — calibrate"))
 
@@ -111,7 +107,7 @@ def test_calibrating_from_the_remote_reports_failure_then_shows_the_calibrated_d
     # Nothing reaches mic2 from the speaker: the asking remote is told why.
     scroll_to(remote, "calibrate-0").click()
     wait(remote, lambda d: "no calibration clicks arrived at input 'mic2'" in d.find_element(By.ID, "toast").text, timeout=25)
-    assert figures(remote, 0)[3] == "default — calibrate"
+    assert wait(remote, lambda d: figures(d, 0))[3] == "default — calibrate"
 
     # A loopback from the speaker into mic2 is a real path: now it measures, for both singers of mic2.
     module = subprocess.run(["pactl", "load-module", "module-loopback", "source=speaker.monitor", "sink=mic2_sink",
@@ -119,7 +115,7 @@ def test_calibrating_from_the_remote_reports_failure_then_shows_the_calibrated_d
     try:
         scroll_to(remote, "calibrate-0").click()
         wait(remote, lambda d: all((figures(d, i) or ())[3:] == ("calibrated",) for i in (0, 1)), timeout=25)
-        delay = figures(remote, 0)[2]
+        delay = wait(remote, lambda d: figures(d, 0))[2]
         assert 5 <= delay <= 150, delay
         assert remote.execute_script("return window.karaoke.state.singers[0].effectiveMicDelayMs") == pytest.approx(delay, abs=0.5)
         scroll_to(remote, "mic-figures-1")

@@ -8,13 +8,9 @@ import subprocess
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import PIN, Server, screenshot
+from conftest import PIN, Server, screenshot, wait
 
-
-def wait(driver, condition, timeout=10):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
 
 
 def loopbacks():

@@ -245,11 +245,11 @@ final class PlaybackRenderer {
     private func applyRequests() {
         let frame = outputFrame
         if settingsChanged {
-            if playing {
+            if track == nil {
+                applySettings()
+            } else if playing {
                 // finishFadeOut primes the stretcher with the new settings where the fade ends.
                 if !isFadingOut { startFadeOut(.fade) }
-            } else if track == nil {
-                applySettings()
             } else if !isFadingOut {
                 reposition(to: segment.mediaTime, at: frame)
             }
