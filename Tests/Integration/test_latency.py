@@ -128,5 +128,7 @@ def test_no_latency_line_without_audio(server, browser):
     remote = phone(browser)
     open_host_remote(remote, server)
     assert [e.is_displayed() for e in remote.find_elements(By.CSS_SELECTOR, "#singers .mic-figures")] == [False, False]
+    # Nothing to calibrate without a microphone.
+    assert [e.is_displayed() for e in remote.find_elements(By.CSS_SELECTOR, "#singers [id^=calibrate-]")] == [False, False]
     state = remote.execute_script("return window.karaoke.state")
     assert "outputLatencyMs" not in state and all("micDelaySource" not in s for s in state["singers"])

@@ -172,6 +172,9 @@ function showMicFigures(state) {
     line.hidden = figures.length === 0;
     const input = $(`mic-delay-${singer.singer}`);
     if (input) input.placeholder = String(Math.round(singer.effectiveMicDelayMs ?? 0));
+    // Only a singer the server scores from a microphone can be calibrated.
+    const calibrate = $(`calibrate-${singer.singer}`);
+    if (calibrate) calibrate.hidden = singer.effectiveMicDelayMs == null;
   }
 }
 
