@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -14,7 +15,9 @@ from conftest import PIN, Server, screenshot
 
 
 def wait(driver, condition, timeout=10):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+    # A state re-renders the singer rows; an element read just before that is stale: look again.
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
 
 
 def loopbacks():
