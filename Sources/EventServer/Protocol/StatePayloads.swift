@@ -36,15 +36,21 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     public var part: Int
     /// Microphone delay compensation, milliseconds.
     public var micDelayMs: Double
-    /// Whether this singer's microphone is heard through the room's speakers (mic monitoring);
+    /// Whether this singer's mic monitoring switch is on (the microphone is heard through the
+    /// room's speakers, or will be as soon as its device is back: see `monitorWaiting`);
     /// nil (absent on the wire) when the singer has no microphone that can be monitored.
     public var monitor: Bool?
-    public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil) {
+    /// True while `monitor` is on but the microphone is not heard because it, the speakers or
+    /// the sound server went away; it is heard again by itself when they are back. Present
+    /// exactly when `monitor` is.
+    public var monitorWaiting: Bool?
+    public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil, monitorWaiting: Bool? = nil) {
         self.singer = singer
         self.name = name
         self.part = part
         self.micDelayMs = micDelayMs
         self.monitor = monitor
+        self.monitorWaiting = monitorWaiting
     }
 }
 
