@@ -28,7 +28,7 @@ struct RoomMonitoringTests {
         try host.sendText(#"{"type":"monitor","singer":0,"on":false}"#)
         #expect(try host.waitFor("state") { Self.monitors($0) == [false, false] } != nil)
         #expect(monitor.calls.last == .disable(source: "mic2"))
-        #expect(monitoring.isMonitored(singer: 0) == false && monitoring.isMonitored(singer: 2) == nil)
+        #expect(monitoring.status(singer: 0) == .off && monitoring.status(singer: 2) == nil)
     }
 
     @Test func singerWithoutAMicrophoneIsRefusedAndTheConnectionStaysOpen() throws {
@@ -96,9 +96,9 @@ struct RoomMonitoringTests {
         let failures = monitoring.setAll(on: true)
         #expect(failures == ["usb: module-loopback refused usb"])
         #expect(monitor.calls == ["mic2", "usb", "mic"].map { .enable(source: $0, sink: "speaker", latency: 0.02) })
-        #expect((0...3).map { monitoring.isMonitored(singer: $0) } == [true, true, false, true])
+        #expect((0...3).map { monitoring.status(singer: $0) } == [.heard, .heard, .off, .heard])
         monitoring.close()
         #expect(monitor.calls.suffix(3) == ["mic2", "usb", "mic"].map { .disable(source: $0) })
-        #expect((0...3).map { monitoring.isMonitored(singer: $0) } == [false, false, false, false])
+        #expect((0...3).map { monitoring.status(singer: $0) } == [.off, .off, .off, .off])
     }
 }

@@ -74,6 +74,50 @@ def test_hear_myself_switches_reach_the_sound_server(audio_server, browser):
     assert loopbacks() == []
 
 
+def pactl(*arguments):
+    return subprocess.run(["pactl", *arguments], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_a_vanished_microphone_is_heard_again_when_it_returns(songs_dir, tmp_path, browser):
+    """A USB microphone unplugged and plugged back in, played by a temporary null sink whose monitor
+    is the microphone: the switch stays on and says it waits, and the loopback comes back alone."""
+    if not os.environ.get("PULSE_SERVER") or not shutil.which("pactl"):
+        pytest.skip("needs the private PulseAudio daemon (. scripts/lib/pulse-test-env.sh; pa_test_start)")
+    assert loopbacks() == [], "a loopback was left behind before this test"
+    device = ["module-null-sink", "sink_name=usb_mic", "rate=48000", "channels=1"]
+    module = pactl("load-module", *device)
+    server = Server(songs_dir, options=["--mic", "usb_mic.monitor", "--mic-channels", "mono", "--monitor",
+                                        "--scores", str(tmp_path)])
+    try:
+        server.start()
+        remote = browser(420, 900)
+        open_host_remote(remote, server)
+        wait(remote, lambda d: switches(d) == ["true"])
+        button = lambda d: d.find_element(By.ID, "monitor-0")
+
+        pactl("unload-module", module)
+        wait(remote, lambda d: "waiting" in button(d).get_attribute("class"))
+        assert button(remote).get_attribute("aria-pressed") == "true"
+        assert "waiting for the mic" in button(remote).text
+        singer = remote.execute_script("return window.karaoke.state.singers")[0]
+        assert (singer["monitor"], singer["monitorWaiting"]) == (True, True)
+        assert loopbacks() == []
+        remote.execute_script("arguments[0].scrollIntoView({block: 'center'})", button(remote))
+        screenshot(remote, "remote-monitor-waiting")
+
+        module = pactl("load-module", *device)
+        wait(remote, lambda d: "waiting" not in button(d).get_attribute("class"))
+        assert button(remote).get_attribute("aria-pressed") == "true"
+        (row,) = loopbacks()
+        assert "source=usb_mic.monitor " in row
+        assert sent(remote, "monitor") == [], "nobody touched the switch"
+        assert server.stop() == 0
+        assert loopbacks() == []
+    finally:
+        server.stop()
+        subprocess.run(["pactl", "unload-module", module], capture_output=True)
+
+
 def test_no_switch_without_audio(server, browser):
     remote = browser(420, 900)
     open_host_remote(remote, server)

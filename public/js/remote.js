@@ -129,15 +129,19 @@ function showSingers(singers) {
 }
 
 // "Hear myself": the pressed state is the server's; a click asks for the opposite. Two singers
-// on one stereo microphone share its monitor, so both switches move together.
+// on one stereo microphone share its monitor, so both switches move together. While the
+// microphone (or the speakers) is gone the switch stays on and says so; the server brings the
+// sound back by itself when the device returns.
 function monitorSwitch(singer) {
   const button = document.createElement('button');
   button.id = `monitor-${singer.singer}`;
-  button.className = 'toggle';
-  button.textContent = 'Hear myself';
-  button.title = 'play this microphone through the speakers';
+  button.className = singer.monitorWaiting ? 'toggle waiting' : 'toggle';
+  button.textContent = singer.monitorWaiting ? 'Hear myself · waiting for the mic' : 'Hear myself';
+  button.title = singer.monitorWaiting
+    ? 'the microphone or the speakers went away; you will hear yourself again when they are back'
+    : 'play this microphone through the speakers';
   button.setAttribute('aria-pressed', String(singer.monitor));
-  button.setAttribute('aria-label', `${singer.name}: hear myself`);
+  button.setAttribute('aria-label', `${singer.name}: hear myself${singer.monitorWaiting ? ' (waiting for the microphone)' : ''}`);
   button.addEventListener('click', () => connection.send('monitor', { singer: singer.singer, on: !singer.monitor }));
   return button;
 }

@@ -16,6 +16,9 @@ public final class PulseContext: @unchecked Sendable {
     private(set) var context: OpaquePointer?
     /// Called on the mainloop thread (lock held) when a ready context fails or terminates.
     private var onLost: (@Sendable () -> Void)?
+    /// Called on the mainloop thread (lock held) for each server event; re-subscribed on every
+    /// (re)connect, since a new context starts without subscriptions.
+    private var onEvent: (@Sendable (PulseServerEvent) -> Void)?
     private var wasReady = false
 
     public init(name: String, server: String? = nil) throws(PulseError) {
@@ -50,6 +53,15 @@ public final class PulseContext: @unchecked Sendable {
     /// Registers the handler for a lost connection (runs on the mainloop thread).
     public func setLostHandler(_ handler: (@Sendable () -> Void)?) { withLock { onLost = handler } }
 
+    /// Registers the handler for server events (runs on the mainloop thread with the lock held,
+    /// so it may only hand the event on); it stays subscribed across reconnects.
+    func setEventHandler(_ handler: (@Sendable (PulseServerEvent) -> Void)?) {
+        withLock {
+            onEvent = handler
+            if let ctx = context, pa_context_get_state(ctx) == PA_CONTEXT_READY { subscribeLocked(ctx) }
+        }
+    }
+
     public var isReady: Bool {
         withLock { context.map { pa_context_get_state($0) == PA_CONTEXT_READY } ?? false }
     }
@@ -78,7 +90,11 @@ public final class PulseContext: @unchecked Sendable {
         }
         while true {
             let state = pa_context_get_state(ctx)
-            if state == PA_CONTEXT_READY { wasReady = true; return }
+            if state == PA_CONTEXT_READY {
+                wasReady = true
+                subscribeLocked(ctx)
+                return
+            }
             if PA_CONTEXT_IS_GOOD(state) == 0 {
                 let error = PulseError("connect", code: pa_context_errno(ctx))
                 dropContextLocked()
@@ -98,9 +114,20 @@ public final class PulseContext: @unchecked Sendable {
         signal()
     }
 
+    /// Asks a ready context for the server events `onEvent` wants (nothing without a handler).
+    private func subscribeLocked(_ ctx: OpaquePointer) {
+        guard onEvent != nil else { return }
+        pa_context_set_subscribe_callback(ctx, { _, type, index, userdata in
+            guard let userdata, let event = PulseServerEvent(type, index: index) else { return }
+            Unmanaged<PulseContext>.fromOpaque(userdata).takeUnretainedValue().onEvent?(event)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        if let op = pa_context_subscribe(ctx, PulseServerEvent.mask, nil, nil) { pa_operation_unref(op) }
+    }
+
     private func dropContextLocked() {
         guard let ctx = context else { return }
         pa_context_set_state_callback(ctx, nil, nil)
+        pa_context_set_subscribe_callback(ctx, nil, nil)
         pa_context_disconnect(ctx)
         pa_context_unref(ctx)
         context = nil

@@ -37,9 +37,14 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     /// The room's mic delay setting, milliseconds (the `micDelay` command); 0 = not set, so the
     /// microphone's calibration or the server's default applies (see `effectiveMicDelayMs`).
     public var micDelayMs: Double
-    /// Whether this singer's microphone is heard through the room's speakers (mic monitoring);
+    /// Whether this singer's mic monitoring switch is on (the microphone is heard through the
+    /// room's speakers, or will be as soon as its device is back: see `monitorWaiting`);
     /// nil (absent on the wire) when the singer has no microphone that can be monitored.
     public var monitor: Bool?
+    /// True while `monitor` is on but the microphone is not heard because it, the speakers or
+    /// the sound server went away; it is heard again by itself when they are back. Present
+    /// exactly when `monitor` is.
+    public var monitorWaiting: Bool?
     /// The singer's microphone's measured input latency, milliseconds (PulseAudio's timing of
     /// the capture stream); nil when the singer has no microphone or it has not been timed yet.
     public var inputLatencyMs: Double?
@@ -48,7 +53,7 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     /// Where `effectiveMicDelayMs` comes from; nil exactly when it is nil.
     public var micDelaySource: MicDelaySource?
 
-    public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil,
+    public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil, monitorWaiting: Bool? = nil,
                 inputLatencyMs: Double? = nil, effectiveMicDelayMs: Double? = nil, micDelaySource: MicDelaySource? = nil) {
         self.singer = singer
         self.name = name
@@ -58,6 +63,7 @@ public struct SingerPayload: Codable, Sendable, Equatable {
         self.inputLatencyMs = inputLatencyMs
         self.effectiveMicDelayMs = effectiveMicDelayMs
         self.micDelaySource = micDelaySource
+        self.monitorWaiting = monitorWaiting
     }
 }
 

@@ -82,6 +82,7 @@ public final class Room: @unchecked Sendable {
             self.liveSession = liveSession
             self.leaderboard = leaderboard
             self.monitoring = monitoring
+            monitoring?.observe { [weak self] source, status in self?.monitoringChangedByItself(source: source, status: status) }
             entries = catalog.entries()
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now(), repeating: options.tickInterval, leeway: .milliseconds(2))
@@ -333,6 +334,19 @@ public final class Room: @unchecked Sendable {
                           command: "calibrate", id: requestId)
             } else if let delay = liveSession?.microphone(singer: singer, seat: nil)?.micDelay.seconds {
                 logger.info("calibrated the microphone of singer \(singer + 1): mic delay \(delay.stateMilliseconds) ms")
+            }
+            broadcastState()
+        }
+    }
+
+    /// A microphone (or the speakers, or the sound server) went away or came back under a
+    /// switched-on monitor: everyone sees whether it is heard.
+    private func monitoringChangedByItself(source: String, status: MonitorStatus) {
+        queue.async { [self] in
+            switch status {
+            case .waiting: logger.warning("mic monitoring of \(source): waiting for the device to come back")
+            case .heard: logger.info("mic monitoring of \(source): heard again")
+            case .off: break
             }
             broadcastState()
         }

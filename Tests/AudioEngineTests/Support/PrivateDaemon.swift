@@ -1,11 +1,13 @@
 @testable import AudioEngine
 import Foundation
+import Glibc
 
-/// A PulseAudio daemon of the test's own (so a test may kill it): one null sink `out`.
+/// A PulseAudio daemon of the test's own (so a test may kill it): null sinks `out` (the
+/// default) and `mic` (mono; its monitor `mic.monitor` serves as a microphone).
 final class PrivateDaemon {
     let directory: String
     var server: String { "unix:\(directory)/run/native" }
-    private var process: Process?
+    private var pid: pid_t?
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-pa-own-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
@@ -14,22 +16,20 @@ final class PrivateDaemon {
         try """
         load-module module-native-protocol-unix auth-anonymous=1 socket=\(directory)/run/native
         load-module module-null-sink sink_name=out rate=48000 channels=2
+        load-module module-null-sink sink_name=mic rate=48000 channels=1
         set-default-sink out
         """.write(toFile: directory + "/test.pa", atomically: true, encoding: .utf8)
     }
 
     func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/pulseaudio")
-        p.arguments = ["-n", "-F", directory + "/test.pa", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
-                       "--realtime=no", "--high-priority=no", "--enable-memfd=no", "--log-target=file:\(directory)/pulse.log"]
         var env = ProcessInfo.processInfo.environment
         env["PULSE_RUNTIME_PATH"] = directory + "/run"
         env["PULSE_STATE_PATH"] = directory + "/state"
         env.removeValue(forKey: "PULSE_SERVER")
-        p.environment = env
-        try p.run()
-        process = p
+        pid = try Self.spawn(["/usr/bin/pulseaudio", "-n", "-F", directory + "/test.pa", "--daemonize=no", "--exit-idle-time=-1",
+                              "--disallow-exit", "--realtime=no", "--high-priority=no", "--enable-memfd=no",
+                              "--log-target=file:\(directory)/pulse.log"],
+                             environment: env.map { "\($0.key)=\($0.value)" })
         let end = Date().addingTimeInterval(10)
         while Date() < end {
             if let probe = try? PulseContext(name: "probe", server: server), (try? probe.connect()) != nil {
@@ -42,10 +42,24 @@ final class PrivateDaemon {
     }
 
     func kill() {
-        guard let p = process else { return }
-        p.terminate()
-        p.waitUntilExit()
-        process = nil
+        guard let pid else { return }
+        Glibc.kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        self.pid = nil
+    }
+
+    /// Not Foundation's `Process`: it notices a child's exit through a socket the child
+    /// inherits, and pulseaudio closes every inherited descriptor when it starts. Foundation then
+    /// blocks in `wait4` on the live daemon, and no later `Process` (`pactl`) is seen to finish.
+    private static func spawn(_ arguments: [String], environment: [String]) throws -> pid_t {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], nil, nil, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+        return pid
     }
 
     deinit {
