@@ -93,3 +93,19 @@ extension PulseAudioTests {
     }
 }
 }
+
+extension PulseAudioTests.LiveRoomSessionCalibrationTests {
+    /// A calibration file that cannot be read holds other microphones' delays: it is left as it
+    /// is, the new delay is used anyway, and `done` says it was not kept.
+    @Test func anUnreadableCalibrationFileIsReportedNotOverwritten() throws {
+        let fixture = try Fixture(source: "speaker.monitor")
+        defer { fixture.close() }
+        let damaged = Data("{\"inputs\": {\"usb-mic\": {\"delaySeconds\": 0.05".utf8)
+        try damaged.write(to: URL(fileURLWithPath: fixture.calibrationPath))
+        let outcome = try fixture.calibrate()
+        let error = try #require(outcome.error)
+        #expect(error.contains("using it, but could not keep it") && error.contains("not a calibration file"), "\(error)")
+        #expect(fixture.live.microphone(singer: 0, seat: nil)?.micDelay.source == .calibrated)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.calibrationPath)) == damaged)
+    }
+}

@@ -76,6 +76,31 @@ struct RoomLatencyTests {
         #expect(try host.waitFor("state") { Self.singers($0).first?["micDelaySource"] as? String == "room" } != nil)
     }
 
+    /// The test clicks must be heard alone: while they play, commands that would start the song
+    /// (or a second calibration) are refused with `calibrating`, and the state says who is being
+    /// calibrated until it is over.
+    @Test func playbackWaitsForACalibrationInProgress() throws {
+        let live = FakeLiveSession(inputLatencies: [0.004, 0.004], calibrationTime: 1.5)
+        let room = try TestRoomServer(liveSession: live, roomPlayer: MeasuredPlayer(outputLatency: 0.03))
+        defer { room.stop() }
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        _ = try Self.hostHello(host)
+        try host.sendText(#"{"type":"calibrate","singer":1,"id":1}"#)
+        #expect(try host.waitFor("state") { $0["calibratingSinger"] as? Int == 1 } != nil)
+        for (id, command) in [(2, #""type":"play""#), (3, #""type":"next""#), (4, #""type":"previous""#),
+                              (5, #""type":"calibrate","singer":0"#)] {
+            try host.sendText("{\(command),\"id\":\(id)}")
+            let refused = try #require(try host.waitFor("error") { $0["id"] as? Int == id })
+            #expect(refused["code"] as? String == "calibrating", "\(command): \(refused)")
+            #expect((refused["message"] as? String)?.contains("singer 2's microphone is being calibrated") == true)
+        }
+        let done = try #require(try host.waitFor("state", timeout: 5) { $0["calibratingSinger"] == nil })
+        #expect(Self.singers(done).last?["micDelaySource"] as? String == "calibrated")
+        #expect(live.calibrations == [1])
+        try host.sendText(#"{"type":"play","id":6}"#)
+        #expect(try host.waitFor("state") { $0["transport"] as? String == "playing" } != nil)
+    }
+
     @Test func calibrationIsRefusedWhilePlayingAndForASingerWithoutAMicrophone() throws {
         let live = FakeLiveSession(inputLatencies: [0.004])
         let room = try TestRoomServer(liveSession: live, roomPlayer: MeasuredPlayer(outputLatency: 0.03))

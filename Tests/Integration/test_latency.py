@@ -106,7 +106,11 @@ def test_calibrating_from_the_remote_reports_failure_then_shows_the_calibrated_d
     wait(remote, lambda d: figures(d, 0))
     # Nothing reaches mic2 from the speaker: the asking remote is told why.
     scroll_to(remote, "calibrate-0").click()
+    # While its clicks play: one calibration at a time, and the song waits.
+    wait(remote, lambda d: d.find_element(By.ID, "calibrate-0").text == "Calibrating…")
+    assert not remote.find_element(By.ID, "calibrate-1").is_enabled()
     wait(remote, lambda d: "no calibration clicks arrived at input 'mic2'" in d.find_element(By.ID, "toast").text, timeout=25)
+    wait(remote, lambda d: d.find_element(By.ID, "calibrate-0").text == "Calibrate" and d.find_element(By.ID, "calibrate-1").is_enabled())
     assert wait(remote, lambda d: figures(d, 0))[3] == "default — calibrate"
 
     # A loopback from the speaker into mic2 is a real path: now it measures, for both singers of mic2.

@@ -176,9 +176,13 @@ function showMicFigures(state) {
     line.hidden = figures.length === 0;
     const input = $(`mic-delay-${singer.singer}`);
     if (input) input.placeholder = String(Math.round(singer.effectiveMicDelayMs ?? 0));
-    // Only a singer the server scores from a microphone can be calibrated.
+    // Only a singer the server scores from a microphone can be calibrated; one at a time.
     const calibrate = $(`calibrate-${singer.singer}`);
-    if (calibrate) calibrate.hidden = singer.effectiveMicDelayMs == null;
+    if (calibrate) {
+      calibrate.hidden = singer.effectiveMicDelayMs == null;
+      calibrate.disabled = state.calibratingSinger != null;
+      calibrate.textContent = state.calibratingSinger === singer.singer ? 'Calibrating…' : 'Calibrate';
+    }
   }
 }
 

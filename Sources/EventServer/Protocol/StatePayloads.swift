@@ -94,11 +94,14 @@ public struct StatePayload: Codable, Sendable, Equatable {
     /// While `loading`: playback starts by itself once the song has loaded (`play` was pressed,
     /// or the song came from next/previous/play-now/the queue); `pause` or `stop` clears it.
     public var playWhenLoaded: Bool
+    /// The singer whose microphone is being calibrated (its test clicks are playing); nil
+    /// otherwise. Commands that would start playback are refused meanwhile.
+    public var calibratingSinger: Int?
 
     public init(transport: TransportState, position: Double, duration: Double, songId: String?, key: Int,
                 tempo: Double, loop: LoopPayload?, queue: [QueueItemPayload], difficulty: Difficulty,
                 singers: [SingerPayload], audio: Bool, loading: Bool = false, playWhenLoaded: Bool = false,
-                outputLatencyMs: Double? = nil) {
+                outputLatencyMs: Double? = nil, calibratingSinger: Int? = nil) {
         self.transport = transport
         self.position = position
         self.duration = duration
@@ -113,5 +116,6 @@ public struct StatePayload: Codable, Sendable, Equatable {
         self.loading = loading
         self.playWhenLoaded = playWhenLoaded
         self.outputLatencyMs = outputLatencyMs
+        self.calibratingSinger = calibratingSinger
     }
 }

@@ -19,7 +19,8 @@ public protocol RoomLiveSession: AnyObject, Sendable {
     func roomStopped()
     /// Measures the singer's microphone delay in the background and uses it from then on.
     /// Throws at once when it cannot start (no such microphone); otherwise `done` is called
-    /// once, on any thread, with nil or the failure to report to whoever asked.
+    /// once, on any thread, with nil or the problem to report to whoever asked (a failed
+    /// measurement, or one that is used but could not be stored).
     func calibrate(singer: Int, done: @escaping @Sendable ((any Error)?) -> Void) throws
     /// What the room's state shows about the singer's microphone (`seat` is the room's setting
     /// for that singer, if any); nil when the singer has no microphone. Called on the room's

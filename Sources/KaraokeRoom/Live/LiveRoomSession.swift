@@ -124,14 +124,21 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
                 return
             }
             calibrated.withLock { $0[key] = result.delaySeconds }
+            var notKept: (any Error)?
             if let path = options.calibrationPath {
-                var saved = (try? CalibrationStore.load(path: path)) ?? CalibrationStore()
-                saved.inputs[key] = result
-                saved.measuredAt = Date()
-                try? saved.save(path: path)
+                do {
+                    // An unreadable file is reported, not overwritten: it holds other inputs' delays.
+                    var saved = try CalibrationStore.load(path: path)
+                    saved.inputs[key] = result
+                    saved.measuredAt = Date()
+                    try saved.save(path: path)
+                } catch {
+                    notKept = LiveSessionError(String(format: "measured %.1f ms and using it, but could not keep it: %@",
+                                                      result.delaySeconds * 1000, "\(error)"))
+                }
             }
             if entry != nil { restart(at: clock.mediaTimeNow() ?? 0) }
-            done(nil)
+            done(notKept)
         }
     }
 

@@ -55,6 +55,8 @@ public final class Room: @unchecked Sendable {
     private var lastStateSent = 0.0
     /// The latencies the last `state` carried, and when the ticker last compared fresh ones.
     private var latenciesSent = LatencyReadings()
+    /// The singer whose microphone is being calibrated: its clicks must be heard alone.
+    private var calibratingSinger: Int?
     private var lastLatencyCheck = 0.0
     private var timer: (any DispatchSourceTimer)?
 
@@ -191,6 +193,7 @@ public final class Room: @unchecked Sendable {
             sendResults(to: client)
             return
         case .play:
+            try requireNoCalibration()
             if current == nil {
                 guard let item = songQueue.popFirst() else { throw RoomCommandError("nothingToPlay", "no song loaded and the queue is empty") }
                 try loadSong(item.songId)
@@ -234,11 +237,13 @@ public final class Room: @unchecked Sendable {
             player.setLoop(settings.loop)
             liveSession?.roomSettingsChanged(settings)
         case .next:
+            try requireNoCalibration()
             guard let item = songQueue.popFirst() else { throw RoomCommandError("queueEmpty", "the queue is empty") }
             try loadSong(item.songId)
             startPlaying()
             broadcastQueue()
         case .previous:
+            try requireNoCalibration()
             if mediaPosition > 3 || history.isEmpty {
                 if loading == nil { seek(to: 0) }  // a loading song starts from the top anyway
             } else {
@@ -254,6 +259,7 @@ public final class Room: @unchecked Sendable {
         case .queueAdd(let songId, let requestedBy, let playNow):
             let entry = try playableEntry(songId)
             if playNow {
+                try requireNoCalibration()
                 try loadSong(entry.id)
                 startPlaying()
             } else {
@@ -288,11 +294,19 @@ public final class Room: @unchecked Sendable {
             if transportState == .playing || loading?.playWhenLoaded == true {
                 throw RoomCommandError("failed", "stop playback before calibrating: the test clicks must be heard alone")
             }
+            try requireNoCalibration()
             logger.info("calibrating the microphone of singer \(singer + 1)")
             // The clicks take seconds; the outcome comes back off the room queue.
-            try liveSession.calibrate(singer: singer) { [weak self] failure in
-                self?.calibrationFinished(singer: singer, failure, for: client, requestId: requestId)
+            calibratingSinger = singer
+            do {
+                try liveSession.calibrate(singer: singer) { [weak self] failure in
+                    self?.calibrationFinished(singer: singer, failure, for: client, requestId: requestId)
+                }
+            } catch {
+                calibratingSinger = nil
+                throw error
             }
+            broadcastState()
             return
         case .difficulty(let level):
             settings.difficulty = level
@@ -328,9 +342,10 @@ public final class Room: @unchecked Sendable {
     /// the client who asked any failure.
     private func calibrationFinished(singer: Int, _ failure: (any Error)?, for client: ClientID, requestId: Int?) {
         queue.async { [self] in
+            calibratingSinger = nil
             if let failure {
-                logger.warning("calibration of singer \(singer + 1) failed: \(failure)")
-                sendError(to: client, code: "failed", message: "calibration of singer \(singer + 1) failed: \(failure)",
+                logger.warning("calibration of singer \(singer + 1): \(failure)")
+                sendError(to: client, code: "failed", message: "calibration of singer \(singer + 1): \(failure)",
                           command: "calibrate", id: requestId)
             } else if let delay = liveSession?.microphone(singer: singer, seat: nil)?.micDelay.seconds {
                 logger.info("calibrated the microphone of singer \(singer + 1): mic delay \(delay.stateMilliseconds) ms")
@@ -350,6 +365,12 @@ public final class Room: @unchecked Sendable {
             }
             broadcastState()
         }
+    }
+
+    /// Playback would spoil a calibration in progress (and its clicks the song).
+    private func requireNoCalibration() throws {
+        guard let singer = calibratingSinger else { return }
+        throw RoomCommandError("calibrating", "singer \(singer + 1)'s microphone is being calibrated; try again in a few seconds")
     }
 
     private func requireSong() throws {
@@ -518,7 +539,7 @@ public final class Room: @unchecked Sendable {
             queue: songQueue.items, difficulty: settings.difficulty,
             singers: reportedSingers(), audio: options.audio,
             loading: loading != nil, playWhenLoaded: loading?.playWhenLoaded ?? false,
-            outputLatencyMs: player.outputLatency?.stateMilliseconds)
+            outputLatencyMs: player.outputLatency?.stateMilliseconds, calibratingSinger: calibratingSinger)
     }
 
     /// The seats with what monitoring and live scoring know about each singer's microphone.
