@@ -7,7 +7,7 @@ import Synchronization
 /// `honoursCancellation`, until the room supersedes the load. Playback is a real `ClockPlayer`,
 /// which also installs the prepared track (its duration). It records which tracks started
 /// preparing, were cancelled, and were installed, so tests can tell a dropped load from a played one.
-final class GatedPlayer: RoomPlayer {
+final class GatedPlayer: ClockBackedPlayer {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     private struct Books {
@@ -61,14 +61,4 @@ final class GatedPlayer: RoomPlayer {
         }
     }
 
-    func play() { clock.play() }
-    func pause() { clock.pause() }
-    func stop() { clock.stop() }
-    func seek(to mediaSeconds: Double) { clock.seek(to: mediaSeconds) }
-    func setKey(semitones: Int) { clock.setKey(semitones: semitones) }
-    func setTempo(_ ratio: Double) { clock.setTempo(ratio) }
-    func setLoop(_ range: ClosedRange<Double>?) { clock.setLoop(range) }
-    var position: Double { clock.position }
-    var isPlaying: Bool { clock.isPlaying }
-    var outputLatency: Double? { clock.outputLatency }
 }
