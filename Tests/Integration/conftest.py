@@ -165,3 +165,14 @@ def wait(driver, condition, timeout=10):
 
     return WebDriverWait(driver, timeout, poll_frequency=0.05,
                          ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
+
+
+def click(driver, element_id):
+    """Scrolls the element into view and clicks it; if the page re-rendered it meanwhile (the
+    remote rebuilds a singer's row when a seat changes), the new one is clicked."""
+    def attempt(d):
+        element = d.find_element("id", element_id)
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+        return True
+    return wait(driver, attempt)

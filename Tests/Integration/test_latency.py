@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import PIN, Server, screenshot, wait
+from conftest import PIN, Server, click, screenshot, wait
 
 # "Output 31 ms · Mic 4 ms · Mic delay 140 ms (default — calibrate)"
 FIGURES = re.compile(r"^Output (\d+) ms · Mic (\d+) ms · Mic delay (\d+) ms \((.+)\)$")
@@ -105,7 +105,7 @@ def test_calibrating_from_the_remote_reports_failure_then_shows_the_calibrated_d
     open_host_remote(remote, audio_server)
     wait(remote, lambda d: figures(d, 0))
     # Nothing reaches mic2 from the speaker: the asking remote is told why.
-    scroll_to(remote, "calibrate-0").click()
+    click(remote, "calibrate-0")
     # While its clicks play: one calibration at a time, and the song waits.
     wait(remote, lambda d: d.find_element(By.ID, "calibrate-0").text == "Calibrating…")
     assert not remote.find_element(By.ID, "calibrate-1").is_enabled()
@@ -117,7 +117,7 @@ def test_calibrating_from_the_remote_reports_failure_then_shows_the_calibrated_d
     module = subprocess.run(["pactl", "load-module", "module-loopback", "source=speaker.monitor", "sink=mic2_sink",
                              "latency_msec=30"], capture_output=True, text=True, check=True).stdout.strip()
     try:
-        scroll_to(remote, "calibrate-0").click()
+        click(remote, "calibrate-0")
         wait(remote, lambda d: all((figures(d, i) or ())[3:] == ("calibrated",) for i in (0, 1)), timeout=25)
         delay = wait(remote, lambda d: figures(d, 0))[2]
         assert 5 <= delay <= 150, delay

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import PIN, Server, screenshot, wait
+from conftest import PIN, Server, click, screenshot, wait
 
 
 
@@ -57,16 +57,15 @@ def test_hear_myself_switches_reach_the_sound_server(audio_server, browser):
     # Both singers sing into mic2, so both switches show its one monitor.
     wait(remote, lambda d: switches(d) == ["true", "true"])
     assert [s["monitor"] for s in remote.execute_script("return window.karaoke.state.singers")] == [True, True]
-    button = remote.find_element(By.ID, "monitor-1")
-    remote.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    remote.execute_script("document.getElementById('monitor-1').scrollIntoView({block: 'center'})")
     screenshot(remote, "remote-monitor-on")
-    button.click()
+    click(remote, "monitor-1")
     wait(remote, lambda d: switches(d) == ["false", "false"])
     assert [{k: c[k] for k in ("singer", "on")} for c in sent(remote, "monitor")] == [{"singer": 1, "on": False}]
     assert loopbacks() == []
     screenshot(remote, "remote-monitor-off")
 
-    remote.find_element(By.ID, "monitor-0").click()
+    click(remote, "monitor-0")
     wait(remote, lambda d: switches(d) == ["true", "true"])
     assert len(loopbacks()) == 1
     # Stopping the server takes its loopback away (PulseAudio would otherwise keep it).
@@ -97,17 +96,17 @@ def test_a_vanished_microphone_is_heard_again_when_it_returns(songs_dir, tmp_pat
 
         pactl("unload-module", module)
         wait(remote, lambda d: "waiting" in button(d).get_attribute("class"))
-        assert button(remote).get_attribute("aria-pressed") == "true"
-        assert "waiting for the mic" in button(remote).text
+        assert wait(remote, lambda d: button(d).get_attribute("aria-pressed")) == "true"
+        assert "waiting for the mic" in wait(remote, lambda d: button(d).text)
         singer = remote.execute_script("return window.karaoke.state.singers")[0]
         assert (singer["monitor"], singer["monitorWaiting"]) == (True, True)
         assert loopbacks() == []
-        remote.execute_script("arguments[0].scrollIntoView({block: 'center'})", button(remote))
+        remote.execute_script("document.getElementById('monitor-0').scrollIntoView({block: 'center'})")
         screenshot(remote, "remote-monitor-waiting")
 
         module = pactl("load-module", *device)
         wait(remote, lambda d: "waiting" not in button(d).get_attribute("class"))
-        assert button(remote).get_attribute("aria-pressed") == "true"
+        assert wait(remote, lambda d: button(d).get_attribute("aria-pressed")) == "true"
         (row,) = loopbacks()
         assert "source=usb_mic.monitor " in row
         assert sent(remote, "monitor") == [], "nobody touched the switch"

@@ -7,13 +7,16 @@ import Foundation
 /// - `EngineFiner` (R3): the R2 engine's real-time pitch drifts by up to ±17 cents on a sine
 ///   (shared/guides/platform.md §3: 491.5–498.7 Hz for 493.88), which singers hear as out of
 ///   tune against the melody they are scored on; R3 lands within 0.1 Hz.
-/// - `PitchHighConsistency`: required to change the pitch scale while running without clicks.
+/// - `PitchHighConsistency`: one processing path at every key (resampling after stretching),
+///   the one the clock's timing was measured on.
 /// - `ChannelsTogether`: keeps the stereo image of a full mix (no vocals to protect).
 /// - `FormantShifted` (default): a backing mix has no voice whose formants need preserving.
 /// - `ThreadingNever`: the stretcher runs inside the PulseAudio write callback; no extra threads.
 ///
-/// Key and tempo are set on the live instance (never recreated), so a change while playing
-/// costs no gap. Only `reposition` (seek, loop jump) resets it and primes it in place.
+/// One instance, never recreated (nothing is allocated on the audio thread). The renderer sets
+/// key and tempo just before `reposition` (seek, loop jump, key or tempo change), which resets
+/// and primes it in place: changed on the running instance, its latency would move by an
+/// amount Rubber Band does not report, and the playback clock would drift off the sound.
 final class KeyTempoStretcher {
     static let channels = 2
     /// The largest block handed to `rubberband_process`; also the scratch size.
