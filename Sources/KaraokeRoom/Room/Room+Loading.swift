@@ -1,0 +1,86 @@
+import Dispatch
+import EventServer
+import Logging
+import LyricTimeline
+import SongModel
+
+/// Choosing a song: its audio loads off the queue; the newest load wins.
+extension Room {
+    /// Makes `songId` the current song at once (lyrics, `state.loading`) and has the loader
+    /// prepare its audio; `installLoaded` swaps it in. What played before stops now; a load
+    /// still pending is superseded (its track will be dropped).
+    func loadSong(_ songId: String, recordHistory: Bool = true) throws {
+        let entry = try playableEntry(songId)
+        guard let song = entry.song else { return }
+        let payload = SongPayloadBuilder.payload(for: entry, song: song)
+        if loading == nil, current != nil {
+            if recordHistory, let previous = current?.entry.id { history.append(previous) }
+            player.stop()
+            liveSession?.roomStopped()
+        }
+        loading?.resolve(nil)
+        let generation = loader.load(player, backingTrack: entry.backingTrackPath, duration: payload.duration) { [weak self] generation, result in
+            guard let self else { return }
+            queue.async { self.installLoaded(generation, result) }
+        }
+        loading = PendingLoad(generation: generation, songId: entry.id)
+        current = (entry, song, payload, song.parts.map(Timeline.init(part:)))
+        transportState = .stopped
+        settings.loop = nil
+        player.setLoop(nil)
+        results = []
+        totals = [:]
+        linePositions = [:]
+        logger.info("loading \(songId): \(song.metadata.artist) – \(song.metadata.title)")
+        transport?.broadcast(.song(SongChangePayload(song: payload)))
+    }
+
+    /// A prepared track (or the reason there is none) arrived from the loader. Only the newest
+    /// load is installed; anything older is dropped unplayed.
+    func installLoaded(_ generation: Int, _ result: Result<PreparedTrack, any Error>) {
+        guard let pending = loading, pending.generation == generation, let current else { return }
+        loading = nil
+        var failure: (any Error)?
+        switch result {
+        case .success(let track):
+            track.install()
+            player.setLoop(nil)
+            player.setKey(semitones: settings.key)
+            player.setTempo(settings.tempo)
+            logger.info("loaded \(pending.songId)")
+            liveSession?.roomLoaded(current.entry, settings: settings)
+            if pending.playWhenLoaded { startPlaying() }
+        case .failure(let error):
+            failure = error
+            logger.error("cannot load \(pending.songId): \(error)")
+            self.current = nil
+            linePositions = [:]
+            transport?.broadcast(.error(ErrorPayload(code: "loadFailed", message: "cannot play \"\(pending.songId)\": \(error)",
+                                                     command: nil, id: nil)))
+            transport?.broadcast(.song(SongChangePayload(song: nil)))
+        }
+        pending.resolve(failure)
+        emitLinePositions(force: true)
+        broadcastState()
+    }
+
+    /// Plays now, or — while the song loads — as soon as it is installed.
+    func startPlaying() {
+        if loading != nil {
+            loading?.playWhenLoaded = true
+            return
+        }
+        player.play()
+        transportState = .playing
+    }
+
+    /// The player's position; 0 while a song loads (it will start from the top, and the
+    /// player still holds the previous track).
+    var mediaPosition: Double { loading == nil ? player.position : 0 }
+
+    func seek(to position: Double) {
+        player.seek(to: min(max(0, position), current?.payload.duration ?? 0))
+        liveSession?.roomSeeked(to: player.position)
+        emitLinePositions(force: true)
+    }
+}

@@ -1,0 +1,77 @@
+import Dispatch
+import EventServer
+import Logging
+import LyricTimeline
+import SongModel
+
+/// What the room sends: state, queue, hello, errors, results.
+extension Room {
+    func statePayload() -> StatePayload {
+        StatePayload(
+            transport: transportState, position: mediaPosition, duration: current?.payload.duration ?? 0,
+            songId: current?.entry.id, key: settings.key, tempo: settings.tempo,
+            loop: settings.loop.map { LoopPayload(start: $0.lowerBound, end: $0.upperBound) },
+            queue: songQueue.items, difficulty: settings.difficulty,
+            singers: reportedSingers(), audio: options.audio,
+            loading: loading != nil, playWhenLoaded: loading?.playWhenLoaded ?? false,
+            outputLatencyMs: player.outputLatency?.stateMilliseconds, calibratingSinger: calibratingSinger)
+    }
+
+    /// The seats with what monitoring and live scoring know about each singer's microphone.
+    func reportedSingers() -> [SingerPayload] {
+        let singers = monitoring?.annotated(settings.singers) ?? settings.singers
+        guard let liveSession else { return singers }
+        return singers.map { $0.reporting(liveSession.microphone(singer: $0.singer, seat: $0)) }
+    }
+
+    func broadcastState() { broadcast(statePayload()) }
+
+    func broadcast(_ state: StatePayload) {
+        lastStateSent = MonotonicClock.now()
+        latenciesSent = LatencyReadings(state)
+        transport?.broadcast(.state(state))
+    }
+
+    func broadcastQueue() {
+        transport?.broadcast(.queue(QueuePayload(queue: songQueue.items)))
+    }
+
+    func sendHello(to client: ClientID) {
+        guard let session = clients[client] else { return }
+        transport?.send(.hello(HelloPayload(
+            clientId: client, role: session.role, room: options.name, song: current?.payload,
+            library: entries.map(SongPayloadBuilder.summary(for:)), state: statePayload(), results: results)), to: client)
+        if let current {
+            let position = mediaPosition
+            for (partIndex, timeline) in current.timelines.enumerated() {
+                transport?.send(.line(Self.lineEvent(part: partIndex, timeline.lookup(at: position), at: position)), to: client)
+            }
+        }
+    }
+
+    func sendError(to client: ClientID, code: String, message: String, command: String?, id: Int?) {
+        transport?.send(.error(ErrorPayload(code: code, message: message, command: command, id: id)), to: client)
+    }
+
+    /// Sends this song's results (to one client, or everyone when nil); the leaderboard is
+    /// read off the room queue, so a slow database never holds up the room.
+    func sendResults(to client: ClientID?) {
+        let payload = ResultsPayload(songId: current?.entry.id, lines: results,
+                                     totals: totals.values.sorted { $0.singer < $1.singer }, leaderboard: [])
+        let deliver: @Sendable (ResultsPayload) -> Void = { [weak self] payload in
+            guard let room = self else { return }
+            room.queue.async {
+                if let client { room.transport?.send(.results(payload), to: client) } else { room.transport?.broadcast(.results(payload)) }
+            }
+        }
+        guard let leaderboard else {
+            if let client { transport?.send(.results(payload), to: client) } else { transport?.broadcast(.results(payload)) }
+            return
+        }
+        Task {
+            var complete = payload
+            complete.leaderboard = await leaderboard.leaderboard(songId: payload.songId)
+            deliver(complete)
+        }
+    }
+}
