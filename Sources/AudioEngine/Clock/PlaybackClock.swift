@@ -105,8 +105,8 @@ public final class PlaybackClock: @unchecked Sendable {
         let rate = sampleRate
         var i = c - 1
         var best: ClockCheckpoint?
-        // Newest first: a later checkpoint supersedes older ones even when an older one lies
-        // further ahead (a tempo change scheduled after the stretcher latency, then a seek).
+        // Newest first: several checkpoints can share an output frame (a seek while stopped,
+        // then play in the same callback); the one appended last is in force.
         while i >= 0 && c - i <= Self.historyCapacity - 1 {
             let cp = history[i % Self.historyCapacity]
             if Double(cp.outputFrame) <= frame { best = cp; break }
