@@ -5,16 +5,17 @@ import Scoring
 import SongFormats
 import SongModel
 import Testing
+import TestSupport
 
 /// Synthesised singers through the whole offline pipeline (WAV → PitchDetector → session),
 /// on the demo song and corpus songs.
 @Suite(.serialized) struct EndToEndTests {
-    static let songs = [
-        TestPaths.demoSong,
+    /// The project's own songs always; the corpus songs when `../shared/corpus` is beside the clone.
+    static let songs = [TestPaths.demoSong, TestPaths.fastSong] + (SharedCorpus.isPresent ? [
         TestPaths.corpusUltraStar("UltraStar-Deluxe__Play__SingingTestSongs__ThreeQuartersA4OneQuarterC5.txt"),
         TestPaths.corpusUltraStar("Asvarox__allkaraoke__shared-cloudflare-e2e.txt"),
         TestPaths.corpusUltraStar("man0lis__ultrastar-txt__Pornophonique - Space Invaders.txt"),
-    ]
+    ] : [])
 
     let scorer = OfflineScorer(pitchSource: DetectorPitchSource())
 

@@ -2,9 +2,11 @@ import Foundation
 import Testing
 import SongFormats
 import SongModel
+import TestSupport
 
 /// Spot checks of what corpus files contain once read.
-@Suite struct CorpusContentTests {
+@Suite(.enabled(if: SharedCorpus.isPresent, Comment(rawValue: SharedCorpus.absentReason)))
+struct CorpusContentTests {
     func read(_ folder: String, _ name: String) throws -> Song {
         try SongFileReader.read(path: TestPaths.corpusFile(folder, name))
     }

@@ -2,10 +2,12 @@ import Foundation
 import Testing
 import SongFormats
 import SongModel
+import TestSupport
 
 /// Every corpus file either reads or is rejected with an error naming the file and line.
 /// Files added to the corpus later are covered automatically.
-@Suite struct CorpusTests {
+@Suite(.enabled(if: SharedCorpus.isPresent, Comment(rawValue: SharedCorpus.absentReason)))
+struct CorpusTests {
     /// Files that must be rejected: expected line (nil = whole file) and a fragment of the message.
     static let rejected: [String: (line: Int?, message: String)] = [
         "karaokemugen__karaokemugen-app__JPN - Dragon Ball Z - OP1 - Cha-la Head Cha-la.ass": (nil, "not supported"),

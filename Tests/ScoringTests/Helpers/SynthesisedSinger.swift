@@ -85,5 +85,7 @@ enum TestPaths {
     static var corpus: String { (packageRoot as NSString).appendingPathComponent("../shared/corpus") }
     static func corpusUltraStar(_ name: String) -> String { corpus + "/ultrastar/" + name }
     static var demoSong: String { packageRoot + "/songs/demo/demo.txt" }
+    /// An original fast song (50 ms beats) the project owns, for the fast-song cases.
+    static var fastSong: String { packageRoot + "/Tests/Fixtures/songs/fast/fast.txt" }
     static var demoLyrics: String { packageRoot + "/songs/demo/demo.lrc" }
 }
