@@ -82,6 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
         let roomPin = pin.flatMap(RoomPin.init) ?? RoomPin.random()
         let publicPath = try locatePublicDirectory()
         try FileManager.default.createDirectory(atPath: scores, withIntermediateDirectories: true)
+        // Before anything plays: a database that cannot be opened or fails its check stops the server.
+        let store = try openStore()
 
         let catalog = try DirectorySongCatalog(directory: songs, requireBackingTrack: !noAudio)
         let player: any RoomPlayer
@@ -103,7 +105,10 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
             allowedOrigins: allowedOrigins))
-        let store = openStore(logger: logger)
+        store.writeQueue.setReporter { [logger] report in
+            if case .recovered = report { logger.notice("scores: \(report)") } else { logger.error("scores: \(report)") }
+            room.reportToHosts(code: report.code, message: report.description)
+        }
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
         var live: LiveScoringFactory.Live?
         let output = ProcessInfo.processInfo.environment["KARAOKE_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
@@ -114,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let micDelay { options.defaultMicDelay = micDelay / 1000 }
             do {
                 live = try LiveScoringFactory.make(sources: mic, channels: micChannels, engine: engine, room: room,
-                                                   store: store, options: options, logger: logger)
+                                                   store: store as ScoreStore?, options: options, logger: logger)
             } catch {
                 logger.warning("\(error); the room plays without scoring (--no-mic to silence this)")
             }
@@ -123,7 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
         let monitoring = live.flatMap {
             MicMonitoringFactory.make(sources: $0.sources, sink: output, latencyMs: monitorLatency ?? 20, logger: logger)
         }
-        room.start(transport: server, liveSession: live?.session, leaderboard: store.map { StoreLeaderboard(store: $0) },
+        room.start(transport: server, liveSession: live?.session, leaderboard: StoreLeaderboard(store: store),
                    monitoring: monitoring)
         for summary in room.library where summary.error != nil {
             logger.warning("song \(summary.id): \(summary.error ?? "")")
@@ -168,6 +173,8 @@ struct ServeCommand: AsyncParsableCommand {
         monitoring?.close()
         live?.close()
         room.shutdown()
+        // Lines still held back get a last chance, then are listed in the log rather than vanish.
+        await store.writeQueue.close(timeout: 5)
         let stats = server.statistics
         let median = stats.deliveries.quantile(0.5).map { "\($0)" } ?? "-"
         let p99 = stats.deliveries.quantile(0.99).map { "\($0)" } ?? "-"
@@ -177,14 +184,14 @@ struct ServeCommand: AsyncParsableCommand {
         fflush(nil)
     }
 
-    /// The score store in `--scores`; without it the results view shows no leaderboard and live scores are not kept.
-    private func openStore(logger: Logger) -> ScoreStore? {
+    /// The score store in `--scores`. A database that cannot be opened or is damaged stops
+    /// `serve` (it is never overwritten): scoring songs into nowhere would lose every result.
+    private func openStore() throws -> ScoreStore {
         let path = (scores as NSString).appendingPathComponent("karaoke.sqlite")
         do {
             return try ScoreStore(path: path)
         } catch {
-            logger.warning("results database \(path): \(error); the leaderboard stays empty, scores are not kept")
-            return nil
+            throw ValidationError("\(error) Start with --scores DIR to keep results in another folder.")
         }
     }
 

@@ -31,6 +31,8 @@ public final class CaptureEngine: @unchecked Sendable {
 
     public let configuration: Configuration
     public let channels: [CaptureChannel]
+    /// When the source was lost (gone, moved elsewhere by PulseAudio, suspended), for marking lines.
+    public let losses = InputLossLog()
     public var onDeviceEvent: (@Sendable (DeviceEvent) -> Void)? {
         get { handlers.withLock { $0 } }
         set { handlers.withLock { $0 = newValue } }
@@ -49,6 +51,10 @@ public final class CaptureEngine: @unchecked Sendable {
     private static let scratchFrames = 4096
     private let recovering = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
+    /// Device events leave the mainloop thread through this queue, in order.
+    private let events = DispatchQueue(label: "karaoke.capture.events")
+    /// The source the stream recorded from when it connected (mainloop lock): moved elsewhere is lost.
+    private var homeSource: String?
 
     public init(configuration: Configuration = .init()) throws {
         self.configuration = configuration
@@ -110,6 +116,16 @@ public final class CaptureEngine: @unchecked Sendable {
             let me = Unmanaged<CaptureEngine>.fromOpaque(userdata!).takeUnretainedValue()
             me.readAvailable(s!)
         }, me)
+        // The default source unplugged: PulseAudio moves the stream to another source and
+        // says so only here (no state change). A suspended source delivers nothing either.
+        pa_stream_set_moved_callback(s, { s, userdata in
+            let me = Unmanaged<CaptureEngine>.fromOpaque(userdata!).takeUnretainedValue()
+            me.streamMoved(s!)
+        }, me)
+        pa_stream_set_suspended_callback(s, { s, userdata in
+            let me = Unmanaged<CaptureEngine>.fromOpaque(userdata!).takeUnretainedValue()
+            me.streamSuspended(s!)
+        }, me)
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
                                   fragsize: UInt32(configuration.fragmentDuration * configuration.sampleRate) * UInt32(4 * streamChannels))
         var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
@@ -127,6 +143,8 @@ public final class CaptureEngine: @unchecked Sendable {
             closeStreamLocked()
             throw error
         }
+        let connected = pa_stream_get_device_name(s).map { String(cString: $0) }
+        if homeSource == nil { homeSource = configuration.source ?? connected }
     }
 
     private func closeStreamLocked() {
@@ -135,6 +153,8 @@ public final class CaptureEngine: @unchecked Sendable {
         pa_stream_set_state_callback(s, nil, nil)
         pa_stream_set_read_callback(s, nil, nil)
         pa_stream_set_latency_update_callback(s, nil, nil)
+        pa_stream_set_moved_callback(s, nil, nil)
+        pa_stream_set_suspended_callback(s, nil, nil)
         hasAnchor = false
         if PA_STREAM_IS_GOOD(pa_stream_get_state(s)) != 0 { pa_stream_disconnect(s) }
         pa_stream_unref(s)
@@ -232,6 +252,33 @@ public final class CaptureEngine: @unchecked Sendable {
         lost()
     }
 
+    /// Mainloop thread: PulseAudio moved the stream (its source went away, or it came back).
+    private func streamMoved(_ s: OpaquePointer) {
+        guard s == stream, !closing else { return }
+        let now = pa_stream_get_device_name(s).map { String(cString: $0) }
+        if now == homeSource { markRestored() } else { markLost() }
+    }
+
+    /// Mainloop thread: the source was suspended (no audio reaches us) or resumed.
+    private func streamSuspended(_ s: OpaquePointer) {
+        guard s == stream, !closing else { return }
+        if pa_stream_is_suspended(s) == 1 { markLost() } else { markRestored() }
+    }
+
+    private func markLost() {
+        guard losses.markLost(at: HostClock.now()) else { return }
+        emit(.inputLost(source: configuration.source))
+    }
+
+    private func markRestored() {
+        guard losses.markRestored(at: HostClock.now()) else { return }
+        emit(.inputRestored(source: configuration.source))
+    }
+
+    private func emit(_ event: DeviceEvent) {
+        events.async { [weak self] in self?.onDeviceEvent?(event) }
+    }
+
     /// Mainloop thread: the source or the server is gone; report and reconnect in the background.
     private func lost() {
         guard !closing, !recovering.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -241,7 +288,7 @@ public final class CaptureEngine: @unchecked Sendable {
     }
 
     private func recover() {
-        onDeviceEvent?(.inputLost(source: configuration.source))
+        markLost()
         while !closed.load(ordering: .acquiring) {
             Thread.sleep(forTimeInterval: 0.2)
             if closed.load(ordering: .acquiring) { break }
@@ -250,7 +297,9 @@ public final class CaptureEngine: @unchecked Sendable {
                 try pulse.connect()
                 try openStream()
                 recovering.store(false, ordering: .releasing)
-                onDeviceEvent?(.inputRestored(source: configuration.source))
+                // Back on the source it had (a default-source stream may land elsewhere: still lost).
+                let onHome = pulse.withLock { stream.flatMap(pa_stream_get_device_name).map { String(cString: $0) } == homeSource }
+                if onHome { markRestored() }
                 return
             } catch {
                 continue

@@ -8,15 +8,19 @@ public struct LiveMicrophone: Sendable {
     /// The capture stream's input latency in seconds (nil while unknown); read for the room's
     /// state, so it may take a lock briefly but never waits on the sound server.
     public var inputLatency: @Sendable () -> Double?
+    /// When the source was lost (nil: never known lost); lines sung then are stored marked.
+    public var losses: InputLossLog?
 
-    public init(channel: CaptureChannel, source: String?, inputLatency: @escaping @Sendable () -> Double? = { nil }) {
+    public init(channel: CaptureChannel, source: String?, inputLatency: @escaping @Sendable () -> Double? = { nil },
+                losses: InputLossLog? = nil) {
         self.channel = channel
         self.source = source
         self.inputLatency = inputLatency
+        self.losses = losses
     }
 
     /// Every channel of `capture` as a microphone, its latency read from the engine.
     public static func all(of capture: CaptureEngine, source: String?) -> [LiveMicrophone] {
-        capture.channels.map { LiveMicrophone(channel: $0, source: source, inputLatency: { capture.inputLatency }) }
+        capture.channels.map { LiveMicrophone(channel: $0, source: source, inputLatency: { capture.inputLatency }, losses: capture.losses) }
     }
 }

@@ -228,10 +228,23 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     private func publishLines(_ run: LiveSingerRun, _ lines: [LineResult]) {
         for line in lines {
             sink?.publishLineScore(LineScorePayload(singer: run.singer, part: run.part, result: line, songId: run.songId))
-            run.recorder?.record(line)
+            run.recorder?.record(line, micLost: micWasLost(run, during: line))
         }
         sink?.publishTotal(TotalPayload(singer: run.singer, name: run.name, score: Double(run.session.result.total), final: false,
                                         songId: run.songId))
+    }
+
+    /// Whether the run's microphone was lost while `line` was sung (worker thread, as it closes):
+    /// the line's media span mapped back to host time through the clock, with half a second of slack.
+    private func micWasLost(_ run: LiveSingerRun, during line: LineResult) -> Bool {
+        guard microphones.indices.contains(run.singer), let losses = microphones[run.singer].losses else { return false }
+        let hostNow = HostClock.now()
+        guard let position = clock.mediaTimeNow() else { return losses.isLost }
+        let tempo = max(run.session.configuration.tempo, 0.1)
+        let delay = run.session.configuration.micDelayMedia
+        let start = hostNow - (position - line.start) / tempo - 0.5
+        let end = hostNow - (position - line.end - delay) / tempo + 0.5
+        return losses.wasLost(from: start, to: end)
     }
 
     /// The (key-shifted) note being sung at `time`, nil between notes.

@@ -28,6 +28,16 @@ extension Room {
     func forward(_ event: ServerEvent) {
         queue.async { [self] in transport?.broadcast(event) }
     }
+
+    /// Tells every host client about a problem nobody asked about (e.g. `store-write-failed`:
+    /// scores are not reaching the database), as an `error` event with no command.
+    public func reportToHosts(code: String, message: String) {
+        queue.async { [self] in
+            for (client, session) in clients where session.role == .host {
+                sendError(to: client, code: code, message: message, command: nil, id: nil)
+            }
+        }
+    }
 }
 
 extension Room: RoomEventSink {

@@ -35,6 +35,11 @@ enum ScoreMigrations {
                 t.uniqueKey(["performanceId", "lineIndex"])
             }
         }
+        migrator.registerMigration("v2: lines sung while the microphone was lost") { db in
+            try db.alter(table: "lineResult") { t in
+                t.add(column: "micLost", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

@@ -15,6 +15,8 @@ public struct LineResultRecord: Codable, Sendable, Equatable, FetchableRecord, M
     public var rating: String
     /// Per-note detail (`[NoteResult]` as JSON) for practice review.
     public var notesJSON: String
+    /// The singer's microphone was lost (unplugged, moved to another source) during this line.
+    public var micLost: Bool = false
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

@@ -8,6 +8,8 @@ public struct PerformanceRecord: Codable, Sendable, Equatable, FetchableRecord, 
     public enum Status: String, Codable, Sendable {
         case inProgress = "in-progress"
         case complete
+        /// Sung to the end, but a microphone was lost on the way: in the history, never on the leaderboard.
+        case interrupted
     }
 
     public var id: Int64?

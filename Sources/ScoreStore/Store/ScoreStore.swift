@@ -5,17 +5,28 @@ import Scoring
 /// The results database (`scores/karaoke.sqlite` by default).
 ///
 /// An actor, so scoring code hands lines over without touching the disk itself; it is never
-/// called from an audio thread. SQLite runs in WAL mode and every line is its own
-/// transaction, so a crash loses at most the line being sung. A database that cannot be
-/// read is reported and left exactly as it is.
-public actor ScoreStore {
+/// called from an audio thread. Every line is its own transaction, so a crash loses at most
+/// the line being sung. A database that cannot be read, or fails `PRAGMA quick_check` at
+/// open, is reported and left exactly as it is.
+///
+/// Journal: a rollback journal (`journal_mode=DELETE`), not WAL. WAL maps its `-shm` index into
+/// memory, and an `-shm` that cannot be written or is cut short under us is a SIGBUS that kills
+/// the whole server (issue 12). Without WAL there is no shared-memory file at all, and
+/// `karaoke scores` in another process can still read between two line writes (see
+/// docs/robustness.md for the measured cost).
+///
+/// Live writers go through `writeQueue`: in order, retried with back-off, kept in memory
+/// while the database refuses them, and reported.
+public actor ScoreStore: ScoreWriting {
     public static let defaultPath = "scores/karaoke.sqlite"
     /// Below this perfection a line counts as missed (rated worse than Good).
     public static let missThreshold = 0.5
 
     public nonisolated let path: String
-    private nonisolated let pool: DatabasePool
+    private nonisolated let pool: DatabaseQueue
     private nonisolated let busyTimeout: Double
+    /// Live writes: ordered, retried, held in memory while the database fails (see `ScoreWriteQueue`).
+    public nonisolated let writeQueue: ScoreWriteQueue
 
     /// Opens (creating if needed, unless `readOnly`) the database at `path` and migrates it.
     /// Waits up to `busyTimeout` seconds for another writer before giving up with `.locked`.
@@ -36,18 +47,33 @@ public actor ScoreStore {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.readonly = readOnly
         configuration.foreignKeysEnabled = true
+        // No memory-mapped I/O: a mapped file changed under us is a SIGBUS, not an error.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            // Touch the schema now so a damaged file is reported at open, not mid-song.
-            if readOnly {
-                _ = try pool.read { db in try db.tableExists("performance") }
-            } else {
+            let pool = try DatabaseQueue(path: path, configuration: configuration)
+            // Check the whole file now so a damaged one is reported at open, not mid-song.
+            let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(5)") }
+            if problems != ["ok"] {
+                throw ScoreStoreError.corrupt(path: path, detail: "quick_check: " + problems.joined(separator: "; "))
+            }
+            if !readOnly {
+                // Leaves WAL (an older server's choice) for the rollback journal: no -shm to map.
+                _ = try pool.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
                 try ScoreMigrations.migrator.migrate(pool)
+            } else {
+                _ = try pool.read { db in try db.tableExists("performance") }
             }
             self.pool = pool
         } catch {
             throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout)
         }
+        writeQueue = ScoreWriteQueue(path: path)
+        writeQueue.attach(WeakScoreWriter(store: self))
+    }
+
+    /// The journal mode SQLite uses for this file (`delete` once a writer opened it).
+    nonisolated public func journalMode() throws(ScoreStoreError) -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
     // MARK: Writing, line by line
@@ -63,13 +89,14 @@ public actor ScoreStore {
         return record.id!
     }
 
-    /// Stores one closed line and the running total, in one transaction.
-    public func record(_ line: LineResult, performance id: Int64) throws(ScoreStoreError) {
+    /// Stores one closed line and the running total, in one transaction. `micLost`: the singer's
+    /// microphone was gone (unplugged, moved) during the line, so its score says nothing of the singing.
+    public func record(_ line: LineResult, performance id: Int64, micLost: Bool = false) throws(ScoreStoreError) {
         let notes = (try? JSONEncoder().encode(line.notes)).flatMap { String(data: $0, encoding: .utf8) } ?? "[]"
         var row = LineResultRecord(
             id: nil, performanceId: id, lineIndex: line.lineIndex, text: line.text, score: line.score,
             maxScore: line.maxScore, bonus: line.bonus, perfection: line.perfection, rating: line.rating.rawValue,
-            notesJSON: notes)
+            notesJSON: notes, micLost: micLost)
         try write { db in
             guard try PerformanceRecord.exists(db, key: id) else { throw ScoreStoreError.noSuchPerformance(id: id) }
             try row.upsert(db)
@@ -79,13 +106,15 @@ public actor ScoreStore {
         }
     }
 
-    /// Marks the performance complete with its final total.
-    public func finish(_ id: Int64, total: Int, at date: Date = Date()) throws(ScoreStoreError) {
+    /// Marks the performance finished with its final total: `complete`, or `interrupted` when a
+    /// microphone was lost during it (kept in the history, left off the leaderboard).
+    public func finish(_ id: Int64, total: Int, status: PerformanceRecord.Status = .complete,
+                       at date: Date = Date()) throws(ScoreStoreError) {
         try write { db in
             guard var record = try PerformanceRecord.fetchOne(db, key: id) else { throw ScoreStoreError.noSuchPerformance(id: id) }
             record.total = total
             record.finishedAt = date
-            record.status = .complete
+            record.status = status
             try record.update(db)
         }
     }

@@ -1,0 +1,74 @@
+import Foundation
+import Scoring
+import ScoreStore
+import Synchronization
+
+/// Stores one run in the score store line by line (so a crash loses at most one line). The
+/// performance row is created once the singer has sung: lines before the first one with any
+/// voice in its notes are held back and written then, so a microphone nobody sang into (the
+/// second channel of a stereo mic, a singer who left) leaves no zero-point performance on the
+/// leaderboard or in the history, and an aborted intro leaves nothing behind.
+///
+/// Writes go through the store's `ScoreWriteQueue`: calls return at once, writes run in call
+/// order off the caller's thread, and a failing database keeps them in memory, retried and
+/// reported, until it takes them. A line sung while the microphone was lost is stored marked
+/// `micLost`, and the run is then finished `interrupted`, never `complete`.
+final class LiveRunRecorder: Sendable {
+    private let queue: ScoreWriteQueue
+    private let start: PerformanceStart
+    private struct State {
+        var run: ScoreWriteQueue.Run?
+        var heldBack: [(line: LineResult, micLost: Bool)] = []
+        var micLost = false
+    }
+    private let state = Mutex(State())
+
+    convenience init(store: ScoreStore, start: PerformanceStart) {
+        self.init(queue: store.writeQueue, start: start)
+    }
+
+    init(queue: ScoreWriteQueue, start: PerformanceStart) {
+        self.queue = queue
+        self.start = start
+    }
+
+    /// Whether a line carries the singer's voice: a beat credited, or voiced frames judged on a note.
+    static func isSung(_ line: LineResult) -> Bool {
+        line.score > 0 || line.notes.contains { $0.creditedBeats > 0 || $0.deviationCents != nil }
+    }
+
+    /// Whether any line of the run was sung while its microphone was lost.
+    var wasInterrupted: Bool { state.withLock { $0.micLost } }
+
+    func record(_ line: LineResult, micLost: Bool = false) {
+        state.withLock { state in
+            state.micLost = state.micLost || micLost
+            guard state.run != nil || Self.isSung(line) else {
+                state.heldBack.append((line, micLost))
+                return
+            }
+            // Queued under the lock so two workers' lines of one run keep their order.
+            let run = state.run ?? queue.begin(start)
+            state.run = run
+            for held in state.heldBack { queue.record(held.line, run: run, micLost: held.micLost) }
+            state.heldBack = []
+            queue.record(line, run: run, micLost: micLost)
+        }
+    }
+
+    /// Marks the performance finished with its total: `complete`, or `interrupted` when a line
+    /// was sung without a microphone. A run that is never finished stays "in progress" in the
+    /// store (left off the leaderboard). A run nobody sang in has no row to finish.
+    func finish(total: Int) {
+        state.withLock { state in
+            guard let run = state.run else { return }
+            queue.finish(run, total: total, status: state.micLost ? .interrupted : .complete)
+        }
+    }
+
+    /// Waits (up to `timeout` seconds) until the queued writes are stored; true when they are.
+    @discardableResult
+    func flush(timeout: Double = 30) async -> Bool {
+        await queue.flush(timeout: timeout)
+    }
+}
