@@ -82,7 +82,9 @@ public enum AudioFile {
     /// Reads and decodes a whole file.
     public static func read(path: String) throws(AudioFileError) -> AudioBuffer {
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+        let fd = try openRegularFile(path)
+        guard let file = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
+            close(fd)
             throw AudioFileError(path: path, message: String(cString: sf_strerror(nil)))
         }
         defer { sf_close(file) }
@@ -104,6 +106,20 @@ public enum AudioFile {
             throw AudioFileError(path: path, message: String(cString: sf_strerror(file)))
         }
         return AudioBuffer(samples: samples, sampleRate: Double(info.samplerate), channels: channels)
+    }
+
+    /// A descriptor on the regular file at `path`: opened non-blocking (a FIFO would block a plain
+    /// open forever) and checked with `fstat` on that same descriptor before anything reads it.
+    static func openRegularFile(_ path: String) throws(AudioFileError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw AudioFileError(path: path, message: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw AudioFileError(path: path, message: "not a regular file (a FIFO, device or folder); it is not opened")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
     }
 
     /// Writes a whole buffer; the format defaults to the one the extension names.

@@ -133,6 +133,9 @@ struct ServeCommand: AsyncParsableCommand {
         for summary in room.library where summary.error != nil {
             logger.warning("song \(summary.id): \(summary.error ?? "")")
         }
+        for entry in catalog.entries() {
+            for warning in entry.warnings { logger.warning("song \(entry.id): \(warning)") }
+        }
         if let song {
             do { try room.load(songId: song) } catch let error as CustomStringConvertible {
                 throw ValidationError("--song \(song): \(error)")

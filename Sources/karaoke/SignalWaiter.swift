@@ -1,15 +1,19 @@
 import Dispatch
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Catches SIGINT and SIGTERM from the moment it is created (so a signal that arrives
-/// while the server is still starting is not lost), and lets `serve` await the first one.
+/// Catches SIGINT and SIGTERM from the moment it is created, and lets `serve` await the first one.
+/// One that arrives before `wait()` (the server is still starting: opening the sound server,
+/// reading songs, which may take long or block) ends the process at once with status 128+signal,
+/// since nothing is running yet that a clean stop would have to close.
 /// `@unchecked`: `sources` is set once in `init`; cancelling a dispatch source is thread-safe.
 final class TerminationSignals: @unchecked Sendable {
     private struct Waiting {
         var arrived = false
+        var waiting = false
         var continuation: CheckedContinuation<Void, Never>?
     }
 
@@ -25,12 +29,17 @@ final class TerminationSignals: @unchecked Sendable {
         }
         self.sources = sources
         for source in sources {
-            source.setEventHandler { [weak self] in self?.fire() }
+            let number = source.handle
+            source.setEventHandler { [weak self] in self?.fire(Int32(number)) }
             source.resume()
         }
     }
 
-    private func fire() {
+    private func fire(_ number: Int32) {
+        if !state.withLock({ $0.waiting }) {
+            FileHandle.standardError.write(Data("karaoke: stopped by signal \(number) during start-up\n".utf8))
+            exit(128 + number)
+        }
         let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.arrived = true
             defer { state.continuation = nil }
@@ -43,6 +52,7 @@ final class TerminationSignals: @unchecked Sendable {
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state -> Bool in
+                state.waiting = true
                 if state.arrived { return true }
                 state.continuation = continuation
                 return false

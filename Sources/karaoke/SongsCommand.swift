@@ -35,6 +35,7 @@ struct SongsCommand: ParsableCommand {
             let parts = s.parts.count > 1 ? "  duet: \(s.parts.joined(separator: " / "))" : ""
             print("\(entry.id)\t\(what)\t\(duration)\t\(s.lines) lines\t\(s.notes) notes\(parts)")
             if let error = entry.error { print("  error: \(error)") }
+            for warning in entry.warnings { print("  warning: \(warning)") }
         }
     }
 }

@@ -27,7 +27,7 @@ public struct DirectorySongCatalog: SongCatalog {
             let usable = entry.song != nil && (entry.error == nil || (!requireBackingTrack && entry.backingTrackPath == nil))
             return CatalogEntry(id: entry.id, song: usable ? entry.song : nil,
                                 error: usable ? nil : entry.error.map { "\($0)" } ?? "no lyric file",
-                                backingTrackPath: entry.backingTrackPath, duration: entry.duration)
+                                backingTrackPath: entry.backingTrackPath, duration: entry.duration, warnings: entry.warnings)
         }
     }
 }

@@ -8,13 +8,17 @@ public struct CatalogEntry: Sendable {
     public var backingTrackPath: String?
     /// Track length when known; otherwise the room uses the last lyric line's end.
     public var duration: Double?
+    /// Problems that do not stop the song (e.g. a backing track cut short), for the log.
+    public var warnings: [String]
 
-    public init(id: String, song: Song?, error: String?, backingTrackPath: String?, duration: Double? = nil) {
+    public init(id: String, song: Song?, error: String?, backingTrackPath: String?, duration: Double? = nil,
+                warnings: [String] = []) {
         self.id = id
         self.song = song
         self.error = error
         self.backingTrackPath = backingTrackPath
         self.duration = duration
+        self.warnings = warnings
     }
 }
 

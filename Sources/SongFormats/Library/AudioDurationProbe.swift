@@ -4,7 +4,8 @@ import Foundation
 /// FLAC, WAV), so listing a library stays fast and needs no audio library.
 public enum AudioDurationProbe {
     public static func seconds(path: String) -> Double? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        // Never a plain open: a FIFO named like audio would block it forever.
+        guard let handle = try? SafeFile.open(path: path) else { return nil }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
         guard head.count >= 12 else { return nil }

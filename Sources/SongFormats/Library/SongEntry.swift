@@ -16,6 +16,8 @@ public struct SongEntry: Sendable, Equatable, Identifiable {
     public var coverPath: String?
     /// Length of the backing track from its header, when the format is known (OGG, FLAC, WAV).
     public var duration: Double?
+    /// Problems that do not stop the song (a backing track cut short, an unreadable cover).
+    public var warnings: [String] = []
 
     public init(id: String, folder: String, lyricsPath: String? = nil, song: Song? = nil, error: SongFileError? = nil,
                 backingTrackPath: String? = nil, vocalsPath: String? = nil, coverPath: String? = nil, duration: Double? = nil) {

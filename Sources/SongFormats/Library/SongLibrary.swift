@@ -46,7 +46,10 @@ public struct SongLibrary: Sendable {
         if files.contains(SongManifest.fileName) {
             let path = (folder as NSString).appendingPathComponent(SongManifest.fileName)
             do {
-                manifest = try JSONDecoder().decode(SongManifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                manifest = try JSONDecoder().decode(SongManifest.self, from: Data(SongFileReader.readBytes(path: path)))
+            } catch let error as SongFileError {
+                entry.error = error
+                return entry
             } catch {
                 entry.error = SongFileError(path: path, line: nil, message: "invalid manifest: \(error)")
                 return entry
@@ -75,20 +78,52 @@ public struct SongLibrary: Sendable {
             return entry
         }
         let m = entry.song!.metadata
-        entry.backingTrackPath = local(manifest?.audio ?? m.backingTrackFile, in: folder)
-            ?? Self.conventional(files, in: folder, prefixes: ["backing", "instrumental", "playback"])
-            ?? Self.anyAudio(files, in: folder, excluding: ["vocals", "voice", "guide"])
-        entry.vocalsPath = local(manifest?.vocals ?? m.vocalsFile, in: folder)
-            ?? Self.conventional(files, in: folder, prefixes: ["vocals", "voice", "guide"])
-        entry.coverPath = local(manifest?.cover ?? m.coverFile, in: folder)
-            ?? Self.conventional(files, in: folder, prefixes: ["cover", "folder"], extensions: Self.imageExtensions)
+        let manifestPath = (folder as NSString).appendingPathComponent(SongManifest.fileName)
+        do throws(SongFileError) {
+            let audio = try local(manifest?.audio, from: manifestPath, in: folder)
+            let mp3 = try local(m.backingTrackFile, from: lyricsPath, in: folder)
+            entry.backingTrackPath = audio ?? mp3
+                ?? Self.conventional(files, in: folder, prefixes: ["backing", "instrumental", "playback"])
+                ?? Self.anyAudio(files, in: folder, excluding: ["vocals", "voice", "guide"])
+            let vocals = try local(manifest?.vocals, from: manifestPath, in: folder)
+            let vocalsTag = try local(m.vocalsFile, from: lyricsPath, in: folder)
+            entry.vocalsPath = vocals ?? vocalsTag ?? Self.conventional(files, in: folder, prefixes: ["vocals", "voice", "guide"])
+            let cover = try local(manifest?.cover, from: manifestPath, in: folder)
+            let coverTag = try local(m.coverFile, from: lyricsPath, in: folder)
+            entry.coverPath = cover ?? coverTag
+                ?? Self.conventional(files, in: folder, prefixes: ["cover", "folder"], extensions: Self.imageExtensions)
+            // Only regular files are ever opened (a FIFO named backing.ogg would hang whoever opens it).
+            for path in [entry.backingTrackPath, entry.vocalsPath].compactMap({ $0 }) {
+                if let kind = SafeFile.irregularKind(path: path) {
+                    throw SongFileError(path: path, line: nil, message: "is \(kind), not an audio file; it is not opened")
+                }
+            }
+        } catch {
+            entry.error = error
+            return entry
+        }
+        if let cover = entry.coverPath, let kind = SafeFile.irregularKind(path: cover) {
+            entry.warnings.append("\(cover): is \(kind), not an image; no cover is shown")
+            entry.coverPath = nil
+        }
         if let backing = entry.backingTrackPath {
             entry.duration = AudioDurationProbe.seconds(path: backing)
+            entry.warnings += Self.lengthWarnings(backing: backing, duration: entry.duration, song: entry.song!)
         } else {
             let named = m.backingTrackFile.map { " ('\($0)' is not in the folder)" } ?? ""
             entry.error = SongFileError(path: lyricsPath, line: nil, message: "no backing track found\(named)")
         }
         return entry
+    }
+
+    /// A backing track cut short (header against file size), or ending long before the lyrics do.
+    static func lengthWarnings(backing: String, duration: Double?, song: Song) -> [String] {
+        if let problem = AudioTruncationProbe.problem(path: backing) { return ["\(backing): \(problem)"] }
+        let lyricsEnd = song.parts.flatMap(\.lines).map(\.end).max() ?? 0
+        if let duration, duration > 0, duration + 1 < lyricsEnd {
+            return [String(format: "%@: the track is %.1f s long but the lyrics run to %.1f s (cut short?)", backing, duration, lyricsEnd)]
+        }
+        return []
     }
 
     /// UltraStar first (it has notes), then LRC, WebVTT, JSON; a file named like the folder wins a tie.
@@ -101,11 +136,30 @@ public struct SongLibrary: Sendable {
         return nil
     }
 
-    /// A file the song names, if it exists locally (URLs are not played).
-    private func local(_ name: String?, in folder: String) -> String? {
+    /// A file the song names, if it exists locally (URLs are not played). A name that leads out
+    /// of the song library (`../../…`, an absolute path, a symbolic link) is refused with the line
+    /// of `namedIn` that names it. The library, not the song folder, is the boundary: a duet
+    /// folder may use its solo sibling's audio (`#MP3:../demo/backing.ogg`, as songs/demo-duet does).
+    private func local(_ name: String?, from namedIn: String, in folder: String) throws(SongFileError) -> String? {
         guard let name, !name.isEmpty, !name.contains("://") else { return nil }
         let path = ((folder as NSString).appendingPathComponent(name) as NSString).standardizingPath
+        guard !name.hasPrefix("/"), SafeFile.isInside(path, folder: directory) else {
+            throw SongFileError(path: namedIn, line: Self.line(naming: name, in: namedIn),
+                                message: "'\(name)' points outside the song library \(directory); only files inside it are played")
+        }
         return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    /// The 1-based line of `file` whose header value (or JSON string) is `name`.
+    static func line(naming name: String, in file: String) -> Int? {
+        guard let bytes = try? SongFileReader.readBytes(path: file) else { return nil }
+        let lines = SongTextDecoder.decode(bytes).text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let index = lines.firstIndex { line in
+            guard let colon = line.firstIndex(of: ":") else { return false }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            return value == name || value.trimmingCharacters(in: CharacterSet(charactersIn: "\",")) == name
+        }
+        return index.map { $0 + 1 }
     }
 
     private static func conventional(_ files: [String], in folder: String, prefixes: [String],

@@ -29,17 +29,17 @@ public enum SongFileReader {
             throw SongFileError(path: path, line: nil, message: "no such file")
         }
         if isDirectory.boolValue { throw SongFileError(path: path, line: nil, message: "is a folder, not a song file") }
-        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
-        // Devices and pipes (e.g. /dev/zero) would never end.
-        guard attributes[.type] as? FileAttributeType == .typeRegular else {
-            throw SongFileError(path: path, line: nil, message: "not a regular file")
+        // Devices and pipes (e.g. /dev/zero, a FIFO) would never end or never open: refused.
+        let handle = try SafeFile.open(path: path)
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
+        } catch {
+            throw SongFileError(path: path, line: nil, message: "cannot read the file: \(error.localizedDescription)")
         }
-        let size = attributes[.size] as? Int ?? 0
-        if size > maximumFileSize {
-            throw SongFileError(path: path, line: nil, message: "file is \(size) bytes; a lyric file is at most \(maximumFileSize)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SongFileError(path: path, line: nil, message: "cannot read the file")
+        if data.count > maximumFileSize {
+            throw SongFileError(path: path, line: nil, message: "file is over \(maximumFileSize) bytes; a lyric file is at most \(maximumFileSize)")
         }
         return [UInt8](data)
     }
