@@ -105,10 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
             allowedOrigins: allowedOrigins))
-        store.writeQueue.setReporter { [logger] report in
-            if case .recovered = report { logger.notice("scores: \(report)") } else { logger.error("scores: \(report)") }
-            room.reportToHosts(code: report.code, message: report.description)
-        }
+        store.writeQueue.report(to: room, logger: logger)
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
         var live: LiveScoringFactory.Live?
         let output = ProcessInfo.processInfo.environment["KARAOKE_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }

@@ -19,8 +19,10 @@ struct RobustnessCommandTests {
     }
 
     /// Runs `karaoke arguments…`; kills it after `seconds` (then `status` is nil).
-    func karaoke(_ arguments: [String], within seconds: Double) throws -> Timed {
+    func karaoke(_ arguments: [String], within seconds: Double, environment: [String: String] = [:],
+                 signalAfter: Double? = nil) throws -> Timed {
         let process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.executableURL = URL(fileURLWithPath: KaraokeCommand.binary ?? "karaoke")
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: scratch)
@@ -30,6 +32,10 @@ struct RobustnessCommandTests {
         process.standardOutput = FileHandle(forWritingAtPath: outFile)
         process.standardError = FileHandle(forWritingAtPath: errFile)
         try process.run()
+        if let signalAfter {
+            Thread.sleep(forTimeInterval: signalAfter)
+            kill(process.processIdentifier, SIGTERM)
+        }
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         var status: Int32?
@@ -102,5 +108,33 @@ struct RobustnessCommandTests {
         let run = try karaoke(["songs", "--songs", "songs"], within: 15)
         #expect(run.status == 0)
         #expect(run.out.contains("warning:") && run.out.contains("backing.ogg") && run.out.contains("cut short"), "\(run.out)")
+    }
+
+    /// A sound server that takes the connection and never answers holds `serve` in start-up;
+    /// SIGTERM must still end it (it was ignored until the room was running).
+    @Test func sigtermDuringStartUpEndsServe() throws {
+        try FileManager.default.createDirectory(atPath: scratch + "/songs", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let socketPath = scratch + "/hung-pulse.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(listen(listener, 4) == 0)
+        let run = try karaoke(["serve", "--port", "0", "--songs", "songs", "--scores", "scores",
+                               "--public", TestPaths.packageRoot + "/public"],
+                              within: 10, environment: ["PULSE_SERVER": "unix:" + socketPath], signalAfter: 2)
+        #expect(run.status != nil, "serve ignored SIGTERM during start-up")
+        #expect(run.status == 128 + SIGTERM, "\(run.err)")
+        #expect(run.err.contains("during start-up"))
+        #expect(!run.out.contains("Listening"), "the test must catch serve still starting")
     }
 }

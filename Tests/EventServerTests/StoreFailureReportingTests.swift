@@ -1,0 +1,54 @@
+import EventServer
+import Foundation
+import KaraokeRoom
+import Logging
+import ScoreStore
+import Scoring
+import Synchronization
+import Testing
+
+/// Issue 12: score writes failed mid-song and nobody was told. Host clients now get an `error`
+/// event with code `store-write-failed`, then `store-write-recovered`; other clients get neither.
+@Suite struct StoreFailureReportingTests {
+    /// Refuses every write while `failing` is on, as a database made read-only does.
+    final class Refusing: ScoreWriting {
+        let failing = Mutex(true)
+        let stored = Mutex<[Int]>([])
+        func check() throws(ScoreStoreError) {
+            if failing.withLock({ $0 }) { throw .cannotOpen(path: "scores/karaoke.sqlite", detail: "attempt to write a readonly database") }
+        }
+        func begin(_ start: PerformanceStart, at date: Date) async throws(ScoreStoreError) -> Int64 { try check(); return 1 }
+        func record(_ line: LineResult, performance id: Int64, micLost: Bool) async throws(ScoreStoreError) {
+            try check()
+            stored.withLock { $0.append(line.lineIndex) }
+        }
+        func finish(_ id: Int64, total: Int, status: PerformanceRecord.Status, at date: Date) async throws(ScoreStoreError) { try check() }
+    }
+
+    @Test func hostClientsHearThatScoresAreNotSavedAndWhenTheyAreAgain() async throws {
+        let server = try TestRoomServer()
+        defer { server.stop() }
+        let host = try server.client(role: "host", pin: TestRoomServer.pin)
+        _ = try #require(try host.waitFor("hello") { ($0["role"] as? String) == "host" })
+        let display = try server.client()
+
+        let writer = Refusing()
+        let queue = ScoreWriteQueue(path: "scores/karaoke.sqlite", writer: writer, initialDelay: 0.02, maxDelay: 0.1)
+        queue.report(to: server.room, logger: Logger(label: "test"))
+        let run = queue.begin(PerformanceStart(songId: "s", songTitle: "S", singer: "Ana", part: 0,
+                                               configuration: ScoringConfiguration(), basis: .notes))
+        for i in 0..<3 {
+            queue.record(LineResult(lineIndex: i, text: "la", start: 0, end: 1, score: 500, maxScore: 900, bonus: 0,
+                                    perfection: 0.6, rating: .good, notes: []), run: run)
+        }
+        let failed = try #require(try host.waitFor("error") { ($0["code"] as? String) == "store-write-failed" })
+        #expect((failed["message"] as? String)?.contains("scores/karaoke.sqlite") == true)
+        #expect((failed["message"] as? String)?.contains("kept in memory") == true)
+        #expect(failed["command"] == nil)
+
+        writer.failing.withLock { $0 = false }
+        #expect(try host.waitFor("error") { ($0["code"] as? String) == "store-write-recovered" } != nil)
+        #expect(writer.stored.withLock { $0 } == [0, 1, 2])
+        #expect(try display.waitFor("error", timeout: 0.5) == nil, "only hosts are told")
+    }
+}
