@@ -84,6 +84,12 @@ extension PulseAudioTests {
         #expect(lines.first?.micLost == false && (lines.first?.score ?? 0) > 0, "line 0 was sung with the microphone")
         #expect(lines.dropFirst().map(\.micLost) == [true, true], "lines 1 and 2 were sung without it")
         #expect(try store.leaderboard(songId: "live-test").isEmpty)
+
+        // Plugged back in: the capture returns to it (moved back, or reconnected) and says so.
+        let again = try pactl(["load-module", "module-remap-source", "source_name=lossmic", "master=speaker.monitor"])
+        defer { _ = try? pactl(["unload-module", again]) }
+        #expect(events.wait(timeout: 8) { $0 == .inputRestored(source: source) }, "no restore event: \(events.all)")
+        #expect(!capture.losses.isLost)
     }
 }
 }

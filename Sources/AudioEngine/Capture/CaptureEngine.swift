@@ -50,6 +50,7 @@ public final class CaptureEngine: @unchecked Sendable {
     private let scratch: UnsafeMutablePointer<Float>
     private static let scratchFrames = 4096
     private let recovering = Atomic<Bool>(false)
+    private let movingHome = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
     /// Device events leave the mainloop thread through this queue, in order.
     private let events = DispatchQueue(label: "karaoke.capture.events")
@@ -256,7 +257,28 @@ public final class CaptureEngine: @unchecked Sendable {
     private func streamMoved(_ s: OpaquePointer) {
         guard s == stream, !closing else { return }
         let now = pa_stream_get_device_name(s).map { String(cString: $0) }
-        if now == homeSource { markRestored() } else { markLost() }
+        if now == homeSource { markRestored() } else { markLost(); startMovingHome() }
+    }
+
+    /// A default-source stream PulseAudio moved elsewhere is not moved back when its source
+    /// returns (unless module-switch-on-connect is loaded): ask for it every half second.
+    private func startMovingHome() {
+        guard !movingHome.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = Thread { [weak self] in
+            while let self, !self.closed.load(ordering: .acquiring), self.losses.isLost {
+                self.pulse.withLock {
+                    guard let s = self.stream, let ctx = self.pulse.context, let home = self.homeSource,
+                          !self.recovering.load(ordering: .acquiring) else { return }
+                    if let op = pa_context_move_source_output_by_name(ctx, pa_stream_get_index(s), home, nil, nil) {
+                        pa_operation_unref(op)
+                    }
+                }
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            self?.movingHome.store(false, ordering: .releasing)
+        }
+        thread.name = "karaoke-capture-home"
+        thread.start()
     }
 
     /// Mainloop thread: the source was suspended (no audio reaches us) or resumed.
