@@ -62,19 +62,25 @@ final class SwitchableWriter: ScoreWriting {
 
         let run = queue.begin(start)
         for i in 0..<3 { queue.record(line(i, points: 500), run: run) }
-        #expect(await queue.flush(timeout: 10))
+        #expect(await queue.flush(timeout: 60))
         writer.failing.withLock { $0 = true }
         for i in 3..<8 { queue.record(line(i, points: 700), run: run) }
         queue.finish(run, total: 5000)
         #expect(await queue.flush(timeout: 0.5) == false, "nothing can be written while the database refuses")
         #expect(queue.pendingCount == 6, "the five lines and the finish are held in memory")
-        #expect(writer.attempts.withLock { $0 } > 5, "failed writes are retried")
+        // Retried with back-off (bounded wait: a loaded machine may starve the drain task for a while).
+        let attemptsWhenFailing = writer.attempts.withLock { $0 }
+        for _ in 0..<600 where writer.attempts.withLock({ $0 }) < attemptsWhenFailing + 3 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(writer.attempts.withLock { $0 } >= attemptsWhenFailing + 3, "failed writes are retried")
+        #expect(queue.pendingCount == 6, "still held while the database refuses")
         let failing = reports.withLock { $0 }
         #expect(failing.count == 1, "one report per failure streak, not one per retry")
         #expect(failing.first?.code == "store-write-failed")
 
         writer.failing.withLock { $0 = false }
-        #expect(await queue.flush(timeout: 10))
+        #expect(await queue.flush(timeout: 60))
         let row = try #require(try store.history(singer: "Ana").first)
         #expect(row.status == .complete)
         #expect(row.total == 5000)
