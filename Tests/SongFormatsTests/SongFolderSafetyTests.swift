@@ -127,6 +127,15 @@ import Glibc
         #expect(warning.contains("180.0 s") && warning.contains("2.5 s"))
     }
 
+    /// espeak-ng --stdout writes 0x7FFFF000 as the data size: "unknown", not a 12-hour promise.
+    @Test func aStreamedWAVPlaceholderLengthIsNoWarning() {
+        var streamed = Self.wav(promised: 800, present: 800)
+        streamed.replaceSubrange(40..<44, with: [0x00, 0xF0, 0xFF, 0x7F])
+        #expect(AudioTruncationProbe.wav(streamed, fileSize: UInt64(streamed.count)) == nil)
+        let cut = Self.wav(promised: 8000, present: 800)
+        #expect(AudioTruncationProbe.wav(cut, fileSize: UInt64(cut.count)) != nil)
+    }
+
     @Test func oggStreamsWithAndWithoutTheirEndOfStreamPage() {
         func page(flags: UInt8) -> [UInt8] { Array("OggS".utf8) + [0, flags] + [UInt8](repeating: 0, count: 21) + [0] }
         #expect(AudioTruncationProbe.ogg(tail: page(flags: 2) + page(flags: 0) + page(flags: 4)) == nil)

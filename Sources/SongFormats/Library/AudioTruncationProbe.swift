@@ -30,8 +30,9 @@ public enum AudioTruncationProbe {
             if id == "fmt ", i + 20 <= b.count { byteRate = AudioDurationProbe.le(b, i + 16, 4) }
             if id == "data" {
                 let present = fileSize > UInt64(i + 8) ? fileSize - UInt64(i + 8) : 0
-                // 0 and 0xFFFFFFFF are "length unknown" (streamed WAV), not a promise.
-                guard size != 0, size != 0xFFFF_FFFF, present < size, byteRate > 0 else { return nil }
+                // 0 and sizes near 2³¹ or 2³² are placeholders of a WAV written to a pipe (espeak-ng
+                // --stdout writes 0x7FFFF000), "length unknown", not a promise.
+                guard size != 0, size < 0x7FFF_F000, present < size, byteRate > 0 else { return nil }
                 return String(format: "the file is cut short: its header promises %.1f s of audio, the file holds %.1f s",
                               Double(size) / Double(byteRate), Double(present) / Double(byteRate))
             }
