@@ -59,7 +59,7 @@ struct ScoresCommand: AsyncParsableCommand {
             String(format: "%3d  %6d  ", rank, p.total) + p.difficulty.padding(toLength: 7, withPad: " ", startingAt: 0)
                 + " " + p.mode.padding(toLength: 10, withPad: " ", startingAt: 0) + " "
                 + "\(formatter.string(from: p.startedAt))  \(p.singer) — \(p.songTitle) [\(p.songId)]"
-                + (p.status == .complete ? "" : " (unfinished)") + (p.basis == ScoreBasis.participation.rawValue ? " (participation)" : "") + "\n"
+                + Self.statusNote(p.status) + (p.basis == ScoreBasis.participation.rawValue ? " (participation)" : "") + "\n"
         }
         if let board = output.leaderboard {
             out += "Leaderboard" + (song.map { " for \($0)" } ?? "") + (difficulty.map { " (\($0.rawValue))" } ?? "") + "\n"
@@ -79,5 +79,14 @@ struct ScoresCommand: AsyncParsableCommand {
             }
         }
         return out
+    }
+
+    /// How a performance that is not a complete run shows in the history.
+    static func statusNote(_ status: PerformanceRecord.Status) -> String {
+        switch status {
+        case .complete: ""
+        case .inProgress: " (unfinished)"
+        case .interrupted: " (interrupted: a microphone was lost)"
+        }
     }
 }
