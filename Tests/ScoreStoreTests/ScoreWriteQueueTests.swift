@@ -70,7 +70,7 @@ final class SwitchableWriter: ScoreWriting {
         #expect(queue.pendingCount == 6, "the five lines and the finish are held in memory")
         // Retried with back-off (bounded wait: a loaded machine may starve the drain task for a while).
         let attemptsWhenFailing = writer.attempts.withLock { $0 }
-        for _ in 0..<600 where writer.attempts.withLock({ $0 }) < attemptsWhenFailing + 3 {
+        for _ in 0..<2400 where writer.attempts.withLock({ $0 }) < attemptsWhenFailing + 3 {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(writer.attempts.withLock { $0 } >= attemptsWhenFailing + 3, "failed writes are retried")
@@ -99,7 +99,10 @@ final class SwitchableWriter: ScoreWriting {
         let run = queue.begin(start)
         queue.record(line(0, points: 812), run: run)
         await queue.close(timeout: 0.3)
-        guard case .dropped(_, let lines)? = reports.withLock({ $0.last }) else {
+        let dropped = reports.withLock { $0 }.compactMap { report -> [String]? in
+            if case .dropped(_, let lines) = report { lines } else { nil }
+        }
+        guard let lines = dropped.first else {
             Issue.record("no report of what was not stored: \(reports.withLock { $0 })")
             return
         }

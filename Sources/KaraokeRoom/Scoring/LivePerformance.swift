@@ -48,7 +48,7 @@ public actor LivePerformance {
 
     /// Waits up to `timeout` seconds for the queued writes; true once they are all stored.
     @discardableResult
-    public func flush(timeout: Double = 30) async -> Bool {
+    public func flush(timeout: Double = 120) async -> Bool {
         await recorder?.flush(timeout: timeout) ?? true
     }
 

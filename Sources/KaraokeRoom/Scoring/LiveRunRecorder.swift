@@ -68,7 +68,7 @@ final class LiveRunRecorder: Sendable {
 
     /// Waits (up to `timeout` seconds) until the queued writes are stored; true when they are.
     @discardableResult
-    func flush(timeout: Double = 30) async -> Bool {
+    func flush(timeout: Double = 120) async -> Bool {
         await queue.flush(timeout: timeout)
     }
 }
