@@ -31,6 +31,13 @@ public final class PitchDetector: @unchecked Sendable {
     /// The rate the estimator runs at (input rate / decimation factor).
     public let analysisRate: Double
 
+    /// How FFTW plans transform sizes this process has not met yet (default `.estimate`: no
+    /// start-up cost). Plans are shared process-wide, so set it before the first detector.
+    public static var fftPlanning: FFTPlanning {
+        get { FFTPlanCache.shared.planning }
+        set { FFTPlanCache.shared.planning = newValue }
+    }
+
     private let decimator: Decimator
     /// Per-block outputs of the decimators.
     private let decimated: UnsafeMutablePointer<Float>
