@@ -5,8 +5,8 @@ import Foundation
 /// Pipeline: anti-alias + downsample by a whole factor to the analysis rate (12 kHz from
 /// 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz as is) → first-order low cut (400 Hz) → history.
 /// Every hop: Hann window → FFT → power spectrum → [bleed suppression] → inverse FFT =
-/// autocorrelation → YIN difference → first dip + parabolic interpolation → sub-harmonic
-/// check → octave guard → voicing gate → `PitchFrame`.
+/// autocorrelation → YIN difference → first dip + parabolic interpolation → harmonic-reading
+/// check, else sub-harmonic check → octave guard → voicing gate → `PitchFrame`.
 ///
 /// Timing: frame `k` describes the window centred on input sample `k × hopSamples`
 /// (`time = k × hopSamples / sampleRate`), the first frame is at t = 0 (the stream is taken
@@ -221,9 +221,15 @@ public final class PitchDetector: @unchecked Sendable {
         var candidate = PeakPicking.yinPeriod(
             cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
             minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold)
-        candidate = PeakPicking.preferShorterPeriod(
-            candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
-            tolerance: configuration.subharmonicTolerance)
+        if let longer = PeakPicking.harmonicReading(
+            candidate, normalised: difference.normalised, maxLag: maxLag, margin: configuration.harmonicReadingMargin) {
+            // A harmonic was read: the longer period stands (the sub-harmonic check would undo it).
+            candidate = longer
+        } else {
+            candidate = PeakPicking.preferShorterPeriod(
+                candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
+                tolerance: configuration.subharmonicTolerance)
+        }
         candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
         let clarity = min(1, max(0, candidate.clarity))
         var frequency = Float(analysisRate) / candidate.lag
