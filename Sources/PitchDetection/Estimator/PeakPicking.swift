@@ -83,19 +83,20 @@ enum PeakPicking {
     /// sinusoidal at T/k, so `d′(T/k)` dips below the threshold first), the true period T = k·L is
     /// clearly *more* periodic than L, while for a true period L its multiples are at most as
     /// periodic (vibrato and jitter decorrelate longer lags). So when the best peak near some
-    /// m·L (m = 2 … 6) beats L by more than `margin`, the smallest m within 0.05 of that best is
-    /// taken (not a longer multiple of it: those are equally periodic). Returns nil when L stands.
+    /// m·L (m = 2 … 6) beats L by more than `margin`, the smallest m within 0.05 of that best
+    /// is taken (not a longer multiple of it: those are equally periodic). Only periods of at
+    /// least `minLag` are considered (the check is for low voices). Returns nil when L stands.
     static func harmonicReading(
-        _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, maxLag: Int, margin: Float
+        _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, minLag: Float, maxLag: Int, margin: Float
     ) -> PeriodCandidate? {
-        var best = candidate.clarity + margin
+        var best: Float = 0
         var found = false
-        for m in 2...6 {
+        for m in 2...6 where Float(m) * candidate.lag >= minLag {
             guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { break }
-            if peak.clarity > best { best = peak.clarity; found = true }
+            if peak.clarity > max(best, candidate.clarity + margin) { best = peak.clarity; found = true }
         }
         guard found else { return nil }
-        for m in 2...6 {
+        for m in 2...6 where Float(m) * candidate.lag >= minLag {
             guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { break }
             if peak.clarity >= best - 0.05 { return peak }
         }

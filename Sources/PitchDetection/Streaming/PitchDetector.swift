@@ -55,6 +55,8 @@ public final class PitchDetector: @unchecked Sendable {
     private let delayEstimator: DelayEstimator
     private let minLag: Int
     private let maxLag: Int
+    /// Shortest period the harmonic-reading check may move to (`harmonicReadingCeiling`).
+    private let harmonicReadingMinLag: Float
     private let hop: Int
     private let halfWindow: Int
     private let initialDelay: Int
@@ -85,6 +87,7 @@ public final class PitchDetector: @unchecked Sendable {
         decimatedBacking.initialize(repeating: 0, count: decimator.maxBlock / factor + 1)
         minLag = max(2, Int((rate / configuration.maxFrequency).rounded(.down)) - 1)
         maxLag = Int((rate / configuration.minFrequency).rounded(.up)) + 1
+        harmonicReadingMinLag = Float(rate / configuration.harmonicReadingCeiling)
         var length = Int((configuration.windowPeriods * rate / configuration.minFrequency).rounded())
         if length % 2 == 0 { length += 1 }
         length = max(length, 2 * maxLag + 3)
@@ -222,7 +225,8 @@ public final class PitchDetector: @unchecked Sendable {
             cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
             minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold)
         if let longer = PeakPicking.harmonicReading(
-            candidate, normalised: difference.normalised, maxLag: maxLag, margin: configuration.harmonicReadingMargin) {
+            candidate, normalised: difference.normalised, minLag: harmonicReadingMinLag, maxLag: maxLag,
+            margin: configuration.harmonicReadingMargin) {
             // A harmonic was read: the longer period stands (the sub-harmonic check would undo it).
             candidate = longer
         } else {
