@@ -92,21 +92,25 @@ enum PeakPicking {
         var best: Float = 0
         var found = false
         for m in 2...6 where Float(m) * candidate.lag >= minLag {
-            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { break }
+            guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
+            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
             if peak.clarity > max(best, candidate.clarity + margin) { best = peak.clarity; found = true }
         }
         guard found else { return nil }
         for m in 2...6 where Float(m) * candidate.lag >= minLag {
-            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { break }
+            guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
+            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
             if peak.clarity >= best - 0.05 { return peak }
         }
         return nil
     }
 
-    /// The best peak within ±4 % of `lag`, nil when that reaches past `maxLag` or has no peak.
+    /// Whether the ±4 % search around `lag` stays within `maxLag`.
+    private static func reaches(_ lag: Float, maxLag: Int) -> Bool { Int((lag * 1.04).rounded(.up)) <= maxLag }
+
+    /// The best peak within ±4 % of `lag`, nil when there is none.
     private static func peakNear(_ lag: Float, normalised: UnsafePointer<Float>, maxLag: Int) -> PeriodCandidate? {
         let lo = Int((lag * 0.96).rounded(.down)), hi = Int((lag * 1.04).rounded(.up))
-        guard hi <= maxLag else { return nil }
         return bestPeak(normalised: normalised, from: lo, to: hi, maxLag: maxLag)
     }
 
