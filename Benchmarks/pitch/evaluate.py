@@ -26,8 +26,11 @@ OUT = os.path.join(os.path.dirname(__file__), "..", "out", "pitch")
 # ---------------------------------------------------------------- trackers
 # Each returns (frame-centre times in seconds, f0 in Hz with 0 = unvoiced, CPU seconds).
 
+OURS_ARGS = []  # extra `karaoke pitch` options (--ours-args), e.g. "--low-cut 150"
+
+
 def run_ours(karaoke, path, backing=None):
-    cmd = [karaoke, "pitch", path] + (["--backing", backing] if backing else [])
+    cmd = [karaoke, "pitch", path] + (["--backing", backing] if backing else []) + OURS_ARGS
     res = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "KARAOKE_PITCH_TIMING": "1"})
     if res.returncode != 0:
         raise RuntimeError(res.stderr)
@@ -117,7 +120,9 @@ def main():
     ap.add_argument("--clips", type=int, default=6)
     ap.add_argument("--seconds", type=float, default=12.0)
     ap.add_argument("--trackers", default="ours,aubio,pyin,praat")
+    ap.add_argument("--ours-args", default="", help="extra options for `karaoke pitch`, e.g. '--low-cut 150'")
     args = ap.parse_args()
+    OURS_ARGS.extend(args.ours_args.split())
     trackers = args.trackers.split(",")
     os.makedirs(OUT, exist_ok=True)
     voices = list(clips.VOICES)

@@ -30,10 +30,24 @@ struct PitchCommand: ParsableCommand {
     @Option(help: "Hop between frames in milliseconds.")
     var hopMs: Double = 10
 
+    @Option(help: "Low cut (first-order high-pass) on the analysis signal in Hz, 0 = off (default: the detector's).")
+    var lowCut: Double?
+
+    @Option(help: "Harmonic-reading margin: how much more periodic a multiple of the first-dip period must be to win (default: the detector's).")
+    var harmonicMargin: Float?
+
+    func validate() throws {
+        guard hopMs >= 1, hopMs <= 100 else { throw ValidationError("--hop-ms must be 1…100") }
+        if let lowCut, !(0...2000).contains(lowCut) { throw ValidationError("--low-cut must be 0…2000 Hz") }
+        if let harmonicMargin, !(0...1).contains(harmonicMargin) { throw ValidationError("--harmonic-margin must be 0…1") }
+    }
+
     func run() throws {
         let recording = try readMono(file)
         var configuration = PitchDetectorConfiguration()
         configuration.hopSeconds = hopMs / 1000
+        if let lowCut { configuration.lowCutFrequency = lowCut }
+        if let harmonicMargin { configuration.harmonicReadingMargin = harmonicMargin }
         var backingSamples: [Float]? = nil
         if let backing {
             let track = try readMono(backing)

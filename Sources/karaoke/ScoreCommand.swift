@@ -7,6 +7,7 @@ import SongModel
 
 extension Difficulty: ExpressibleByArgument {}
 extension ScoringMode: ExpressibleByArgument {}
+extension PitchToleranceRule: ExpressibleByArgument {}
 
 /// `karaoke score SONG RECORDING.wav`: scores a recorded performance offline with the live engine.
 struct ScoreCommand: AsyncParsableCommand {
@@ -23,7 +24,8 @@ struct ScoreCommand: AsyncParsableCommand {
     @Argument(help: "Song file, song folder, or song id in the library.") var song: String
     @Argument(help: "Recorded singing (wav, flac, ogg).") var recording: String
     @Option(help: "Voice part to judge (1-based; duets have 1 and 2).") var part = 1
-    @Option(help: "easy, medium or hard (pitch tolerance 2, 1, 0.5 semitones).") var difficulty = Difficulty.medium
+    @Option(help: "easy, medium or hard (pitch tolerance 2, 1, 0 whole semitones; 2, 1, 0.5 with --tolerance cents).") var difficulty = Difficulty.medium
+    @Option(help: "semitones (round to whole semitones first, as UltraStar Deluxe) or cents (exact deviation).") var tolerance = PitchToleranceRule.wholeSemitones
     @Option(help: "ultrastar (all-or-nothing per beat) or practice (credit falls with pitch error).") var mode = ScoringMode.ultraStar
     @Option(parsing: .unconditional, help: "Semitones the backing track was transposed by, e.g. +2 or -3.") var key = "0"
     @Option(help: "Playback speed the recording was made at (1 = original).") var tempo = 1.0
@@ -43,7 +45,8 @@ struct ScoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = ScoringConfiguration(
-            difficulty: difficulty, mode: mode, keyShift: Int(key)!, tempo: tempo, micDelay: micDelay / 1000)
+            difficulty: difficulty, mode: mode, keyShift: Int(key)!, tempo: tempo, micDelay: micDelay / 1000,
+            toleranceRule: tolerance)
         let score: OfflineScore
         let located: LocatedSong
         do {

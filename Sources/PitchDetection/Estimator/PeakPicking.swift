@@ -66,7 +66,9 @@ enum PeakPicking {
         _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, minLag: Int, maxLag: Int, tolerance: Float
     ) -> PeriodCandidate {
         var best = candidate
-        for divisor in stride(from: Float(3), through: 2, by: -1) {
+        // T/2 before T/3: when both pass, the signal is a low voice rich in harmonics 2, 3, 4 …,
+        // and an octave error folds away in scoring while T/3 (+19 semitones) would not.
+        for divisor in stride(from: Float(2), through: 3, by: 1) {
             let target = candidate.lag / divisor
             let lo = Int((target * 0.96).rounded(.down)), hi = Int((target * 1.04).rounded(.up))
             guard lo >= minLag, let peak = bestPeak(normalised: normalised, from: lo, to: hi, maxLag: maxLag)
@@ -74,6 +76,42 @@ enum PeakPicking {
             if peak.clarity >= candidate.clarity - tolerance { best = peak; break }
         }
         return best
+    }
+
+    /// Harmonic-reading check: when the first dip is at a harmonic of the voice rather than its
+    /// period (a low voice whose 3rd … 6th harmonic sits on a narrow first formant is almost
+    /// sinusoidal at T/k, so `d′(T/k)` dips below the threshold first), the true period T = k·L is
+    /// clearly *more* periodic than L, while for a true period L its multiples are at most as
+    /// periodic (vibrato and jitter decorrelate longer lags). So when the best peak near some
+    /// m·L (m = 2 … 6) beats L by more than `margin`, the smallest m within 0.05 of that best
+    /// is taken (not a longer multiple of it: those are equally periodic). Only periods of at
+    /// least `minLag` are considered (the check is for low voices). Returns nil when L stands.
+    static func harmonicReading(
+        _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, minLag: Float, maxLag: Int, margin: Float
+    ) -> PeriodCandidate? {
+        var best: Float = 0
+        var found = false
+        for m in 2...6 where Float(m) * candidate.lag >= minLag {
+            guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
+            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
+            if peak.clarity > max(best, candidate.clarity + margin) { best = peak.clarity; found = true }
+        }
+        guard found else { return nil }
+        for m in 2...6 where Float(m) * candidate.lag >= minLag {
+            guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
+            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
+            if peak.clarity >= best - 0.05 { return peak }
+        }
+        return nil
+    }
+
+    /// Whether the ±4 % search around `lag` stays within `maxLag`.
+    private static func reaches(_ lag: Float, maxLag: Int) -> Bool { Int((lag * 1.04).rounded(.up)) <= maxLag }
+
+    /// The best peak within ±4 % of `lag`, nil when there is none.
+    private static func peakNear(_ lag: Float, normalised: UnsafePointer<Float>, maxLag: Int) -> PeriodCandidate? {
+        let lo = Int((lag * 0.96).rounded(.down)), hi = Int((lag * 1.04).rounded(.up))
+        return bestPeak(normalised: normalised, from: lo, to: hi, maxLag: maxLag)
     }
 
     /// The strongest local maximum of `n(τ)` within `lo…hi`, refined; nil if there is none.

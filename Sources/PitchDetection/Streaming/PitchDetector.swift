@@ -5,8 +5,8 @@ import Foundation
 /// Pipeline: anti-alias + downsample by a whole factor to the analysis rate (12 kHz from
 /// 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz as is) → first-order low cut (400 Hz) → history.
 /// Every hop: Hann window → FFT → power spectrum → [bleed suppression] → inverse FFT =
-/// autocorrelation → YIN difference → first dip + parabolic interpolation → sub-harmonic
-/// check → octave guard → voicing gate → `PitchFrame`.
+/// autocorrelation → YIN difference → first dip + parabolic interpolation → harmonic-reading
+/// check, else sub-harmonic check → octave guard → voicing gate → `PitchFrame`.
 ///
 /// Timing: frame `k` describes the window centred on input sample `k × hopSamples`
 /// (`time = k × hopSamples / sampleRate`), the first frame is at t = 0 (the stream is taken
@@ -31,6 +31,13 @@ public final class PitchDetector: @unchecked Sendable {
     /// The rate the estimator runs at (input rate / decimation factor).
     public let analysisRate: Double
 
+    /// How FFTW plans transform sizes this process has not met yet (default `.estimate`: no
+    /// start-up cost). Plans are shared process-wide, so set it before the first detector.
+    public static var fftPlanning: FFTPlanning {
+        get { FFTPlanCache.shared.planning }
+        set { FFTPlanCache.shared.planning = newValue }
+    }
+
     private let decimator: Decimator
     /// Per-block outputs of the decimators.
     private let decimated: UnsafeMutablePointer<Float>
@@ -48,6 +55,8 @@ public final class PitchDetector: @unchecked Sendable {
     private let delayEstimator: DelayEstimator
     private let minLag: Int
     private let maxLag: Int
+    /// Shortest period the harmonic-reading check may move to (`harmonicReadingCeiling`).
+    private let harmonicReadingMinLag: Float
     private let hop: Int
     private let halfWindow: Int
     private let initialDelay: Int
@@ -78,6 +87,7 @@ public final class PitchDetector: @unchecked Sendable {
         decimatedBacking.initialize(repeating: 0, count: decimator.maxBlock / factor + 1)
         minLag = max(2, Int((rate / configuration.maxFrequency).rounded(.down)) - 1)
         maxLag = Int((rate / configuration.minFrequency).rounded(.up)) + 1
+        harmonicReadingMinLag = Float(rate / configuration.harmonicReadingCeiling)
         var length = Int((configuration.windowPeriods * rate / configuration.minFrequency).rounded())
         if length % 2 == 0 { length += 1 }
         length = max(length, 2 * maxLag + 3)
@@ -214,9 +224,16 @@ public final class PitchDetector: @unchecked Sendable {
         var candidate = PeakPicking.yinPeriod(
             cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
             minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold)
-        candidate = PeakPicking.preferShorterPeriod(
-            candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
-            tolerance: configuration.subharmonicTolerance)
+        if let longer = PeakPicking.harmonicReading(
+            candidate, normalised: difference.normalised, minLag: harmonicReadingMinLag, maxLag: maxLag,
+            margin: configuration.harmonicReadingMargin) {
+            // A harmonic was read: the longer period stands (the sub-harmonic check would undo it).
+            candidate = longer
+        } else {
+            candidate = PeakPicking.preferShorterPeriod(
+                candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
+                tolerance: configuration.subharmonicTolerance)
+        }
         candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
         let clarity = min(1, max(0, candidate.clarity))
         var frequency = Float(analysisRate) / candidate.lag

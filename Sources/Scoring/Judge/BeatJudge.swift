@@ -28,7 +28,7 @@ public struct BeatJudge: Sendable {
         let credit: Double
         switch configuration.mode {
         case .ultraStar:
-            credit = abs(deviation) <= configuration.difficulty.toleranceSemitones + 1e-9 ? 1 : 0
+            credit = configuration.isHit(deviation: deviation) ? 1 : 0
         case .practice:
             credit = ScoringRules.practiceCredit(deviation: deviation)
         }

@@ -7,11 +7,33 @@ public struct ScoringRules: Sendable, Equatable, Codable {
     public var lineBonusTotal: Double
     /// A sample below this level counts as silence, whatever the detector says.
     public var voicingGateDb: Double
+    /// Longest unvoiced gap (seconds, between voiced samples) inside on-pitch singing that
+    /// is filled in before judging (consonants, see `GapBridge`); 0 turns bridging off.
+    public var unvoicedBridgeSeconds: Double
 
-    public init(maxScore: Double = 10000, lineBonusTotal: Double = 1000, voicingGateDb: Double = -50) {
+    public static let defaultUnvoicedBridgeSeconds = 0.1
+
+    public init(
+        maxScore: Double = 10000, lineBonusTotal: Double = 1000, voicingGateDb: Double = -50,
+        unvoicedBridgeSeconds: Double = ScoringRules.defaultUnvoicedBridgeSeconds
+    ) {
         self.maxScore = maxScore
         self.lineBonusTotal = lineBonusTotal
         self.voicingGateDb = voicingGateDb
+        self.unvoicedBridgeSeconds = unvoicedBridgeSeconds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case maxScore, lineBonusTotal, voicingGateDb, unvoicedBridgeSeconds
+    }
+
+    /// Rules saved before gap bridging existed did not bridge.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        maxScore = try c.decode(Double.self, forKey: .maxScore)
+        lineBonusTotal = try c.decode(Double.self, forKey: .lineBonusTotal)
+        voicingGateDb = try c.decode(Double.self, forKey: .voicingGateDb)
+        unvoicedBridgeSeconds = try c.decodeIfPresent(Double.self, forKey: .unvoicedBridgeSeconds) ?? 0
     }
 
     public static let ultraStar = ScoringRules()

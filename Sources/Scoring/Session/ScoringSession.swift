@@ -81,7 +81,8 @@ public struct ScoringSession: Sendable {
         // Keep only samples the following lines can still use.
         if nextLineIndex < reference.lines.count {
             let next = reference.lines[nextLineIndex]
-            let keepFrom = min(next.notes.first?.start ?? next.start, line.judgedEnd) - Self.nearestSampleReach
+            let keepFrom = min(next.notes.first?.start ?? next.start, line.judgedEnd)
+                - Self.nearestSampleReach - configuration.rules.unvoicedBridgeSeconds
             samples.removeFirst(Self.firstIndex(in: samples[...], notBefore: keepFrom))
         } else {
             samples.removeAll()
@@ -90,6 +91,13 @@ public struct ScoringSession: Sendable {
     }
 
     private func judgeLine(_ line: ReferenceLine) -> LineResult {
+        // The line's samples with consonant gaps inside on-pitch singing filled in.
+        let reach = Self.nearestSampleReach + configuration.rules.unvoicedBridgeSeconds
+        let first = line.notes.map(\.start).min() ?? line.start
+        let lineSamples = GapBridge(configuration: configuration).bridge(
+            samples[Self.firstIndex(in: samples[...], notBefore: first - reach)..<Self.firstIndex(
+                in: samples[...], notBefore: line.judgedEnd + reach)],
+            notes: line.notes.sorted { $0.start < $1.start })
         var score = 0.0
         var noteResults: [NoteResult] = []
         for note in line.notes {
@@ -98,7 +106,7 @@ public struct ScoringSession: Sendable {
             var deviationCount = 0
             if note.weight > 0 {
                 for beat in 0..<note.beatCount {
-                    let verdict = judge.judge(samplesFor(note.beatWindow(beat)), note: note)
+                    let verdict = judge.judge(Self.samples(in: lineSamples, for: note.beatWindow(beat)), note: note)
                     credited += verdict.credit
                     if let d = verdict.deviation {
                         deviationSum += d
@@ -121,13 +129,13 @@ public struct ScoringSession: Sendable {
             rating: LineRating(perfection: perfection), notes: noteResults)
     }
 
-    private func samplesFor(_ window: Range<Double>) -> ArraySlice<PitchSample> {
-        let lower = Self.firstIndex(in: samples[...], notBefore: window.lowerBound)
-        let upper = Self.firstIndex(in: samples[...], notBefore: window.upperBound)
+    private static func samples(in samples: [PitchSample], for window: Range<Double>) -> ArraySlice<PitchSample> {
+        let lower = firstIndex(in: samples[...], notBefore: window.lowerBound)
+        let upper = firstIndex(in: samples[...], notBefore: window.upperBound)
         if lower < upper { return samples[lower..<upper] }
         // Empty window: borrow the nearest sample if it is close enough.
         var best: Int?
-        var bestDistance = Self.nearestSampleReach
+        var bestDistance = nearestSampleReach
         for i in [lower - 1, lower] where samples.indices.contains(i) {
             let t = samples[i].time
             let distance = t < window.lowerBound ? window.lowerBound - t : t - window.upperBound
