@@ -59,6 +59,10 @@ class LoggedServer:
     def log_size(self):
         return self.log_path.stat().st_size
 
+    def rss_mb(self):
+        status = pathlib.Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
+
     def stop(self):
         if self.process.poll() is None:
             self.process.terminate()
@@ -132,6 +136,7 @@ class Client:
             raise Rejected(head.split(b"\r\n")[0].decode(errors="replace") or "connection closed")
         self.buffer = head.split(b"\r\n\r\n", 1)[1]
         self.close_code = None
+        self.closed = False
 
     def send_frame(self, opcode, payload, final=True):
         header = bytes([(0x80 if final else 0) | opcode])
@@ -178,6 +183,7 @@ class Client:
                 if opcode == 9:
                     self.send_frame(10, payload)
                 if opcode == 8:
+                    self.closed = True
                     self.close_code = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else 1005
                     return None
                 continue
@@ -190,8 +196,10 @@ class Client:
             except socket.timeout:
                 return None
             except ConnectionResetError:
+                self.closed = True
                 return None
             if not chunk:
+                self.closed = True
                 return None
             self.buffer += chunk
 
@@ -200,7 +208,7 @@ class Client:
         while time.time() < deadline:
             message = self.receive(deadline - time.time())
             if message is None:
-                if self.close_code is not None:
+                if self.closed:
                     return None
                 continue
             if message.get("type") == kind and where(message):
@@ -246,14 +254,15 @@ def fresh_hello_delay(port, source="127.0.0.1"):
 
 def test_pin_guessing_is_limited_per_address_however_many_connections(logged_server):
     server = logged_server()
-    evaluated = locked = 0
+    evaluated = locked = connections = 0
     guess = 0
-    deadline = time.time() + 10
+    deadline = time.time() + 20
     while time.time() < deadline:
-        # A new connection every 5 guesses: connections buy the attacker nothing.
+        # A new connection every 55 guesses (within the burst): connections buy the attacker nothing.
         attacker = Client(server.port, source="127.0.0.1")
+        connections += 1
         attacker.wait_for("hello")
-        for _ in range(5):
+        for _ in range(55):
             guess += 1
             attacker.send({"type": "hello", "role": "host", "pin": f"{guess:06}"})
             error = attacker.wait_for("error", timeout=2)
@@ -262,7 +271,9 @@ def test_pin_guessing_is_limited_per_address_however_many_connections(logged_ser
             elif error and error["code"] == "pinLocked":
                 locked += 1
         attacker.close()
-    assert evaluated <= 15, f"{evaluated} wrong PINs evaluated in 10 s from one address"
+    print(f"\nPIN attack, 20 s from one address: {guess} guesses over {connections} connections, "
+          f"{evaluated} evaluated, {locked} refused unevaluated (pinLocked)")
+    assert evaluated <= 30, f"{evaluated} wrong PINs evaluated in 20 s from one address"
     assert locked > 0
     assert "wrong room PIN from 127.0.0.1" in server.text(), "wrong PINs are logged with the address"
 
@@ -324,6 +335,7 @@ def test_symlinks_out_of_public_are_not_followed(logged_server, tmp_path):
 
 def test_guest_queue_flood_keeps_the_queue_small_and_hello_fast(logged_server):
     server = logged_server()
+    rss_before = server.rss_mb()
     guests = []
     for n in range(10):
         guest = Client(server.port, source=f"127.0.0.{n + 2}")
@@ -342,6 +354,9 @@ def test_guest_queue_flood_keeps_the_queue_small_and_hello_fast(logged_server):
     watcher = Client(server.port, source="127.0.0.101")
     hello = watcher.wait_for("hello")
     queue = hello["state"]["queue"]
+    print(f"\nqueue flood, 10 guests x 6 s: {sent * 10} queueAdd sent, queue {len(queue)} songs, "
+          f"new client's hello after {delay * 1000:.0f} ms, RSS {rss_before:.0f} -> {server.rss_mb():.0f} MB, "
+          f"log {server.log_size()} bytes")
     assert len(queue) <= 50, f"the queue grew to {len(queue)}"
     assert all(len(item.get("requestedBy") or "") <= 40 for item in queue)
     assert delay < 1, f"a new client waited {delay:.2f} s for hello"
@@ -376,6 +391,8 @@ def test_idle_socket_flood_at_1024_open_files_does_not_lock_anyone_out(logged_se
             idle.append(sock)
         time.sleep(1)
         delays = [fresh_hello_delay(server.port, source=f"127.0.2.{n + 2}") for n in range(3)]
+        print(f"\nidle flood, 1,200 sockets from 40 addresses at 1024 open files: new clients' hello after "
+              + ", ".join(f"{d * 1000:.0f} ms" for d in delays))
         assert max(delays) < 2, f"new clients waited {delays} s for hello"
         # One address cannot hold more than its share.
         crowd = []
@@ -397,12 +414,16 @@ def test_idle_socket_flood_at_1024_open_files_does_not_lock_anyone_out(logged_se
             except ConnectionResetError:
                 closed += 1
             sock.close()
+        print(f"60 connections from one address: {closed} refused at once")
         assert closed >= 60 - 32, f"only {closed} of 60 connections from one address were refused"
     finally:
         for sock in idle:
             sock.close()
     assert fresh_hello_delay(server.port) < 2
     log = server.text()
+    print(f"log after the idle flood: {server.log_size()} bytes, {log.count(chr(10))} lines")
+    if os.environ.get("SHOW_LOG"):
+        print(log)
     assert server.log_size() < LOG_LIMIT, f"log grew to {server.log_size()} bytes"
     assert log.count("accept") < 50, "accept errors flood the log"
 
@@ -423,21 +444,29 @@ def test_malformed_and_oversize_frames_cost_only_their_sender(logged_server):
     assert big.wait_for("never", timeout=3) is None and big.close_code == 1009
     fragments = Client(port, source="127.0.0.7")
     fragments.wait_for("hello")
-    for _ in range(40):  # a message growing in fragments past the limit
-        fragments.send_frame(0 if _ else 1, b"a" * 4000, final=False)
-    assert fragments.wait_for("never", timeout=3) is None and fragments.close_code == 1009
+    try:
+        for n in range(40):  # a message growing in fragments past the limit
+            fragments.send_frame(0 if n else 1, b"a" * 4000, final=False)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # closed while the rest was still being sent
+    assert fragments.wait_for("never", timeout=3) is None and fragments.closed
+    assert fragments.close_code in (1009, None)
     # A flooder far above the limit is disconnected within seconds.
     flooder = Client(port, source="127.0.0.8")
     flooder.wait_for("hello")
     start = time.time()
     try:
-        while time.time() - start < 10:
+        while time.time() - start < 10 and not flooder.closed:
             for _ in range(20):
                 flooder.send({"type": "library"})
-            flooder.buffer = b""
+            while flooder.receive(timeout=0.001) is not None:
+                pass
             time.sleep(0.05)
     except (BrokenPipeError, ConnectionResetError):
         pass
+    print(f"\na client sending 400 messages/s was disconnected after {time.time() - start:.2f} s "
+          f"(close code {flooder.close_code})")
     assert time.time() - start < 10, "a client sending 400 messages/s was never disconnected"
+    assert flooder.close_code in (1008, None)
     assert fresh_hello_delay(port) < 1
     assert server.log_size() < LOG_LIMIT

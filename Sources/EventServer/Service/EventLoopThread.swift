@@ -377,7 +377,7 @@ final class EventLoopThread: @unchecked Sendable {
         case .accept: break
         case .acceptEvicting(let victim):
             statistics.withLock { $0.evictedConnections += 1 }
-            log("evict", "\(budget.count) connections (the limit): closing the oldest idle one to admit \(address)")
+            log("evict", "at the limit of \(budget.limits.total) connections: closing the oldest idle one to admit \(address)")
             if let victimWsi = OpaquePointer(bitPattern: victim) { kar_lws_kill_async(victimWsi) }
         case .refuse:
             statistics.withLock { $0.refusedConnections += 1 }
