@@ -470,3 +470,26 @@ def test_malformed_and_oversize_frames_cost_only_their_sender(logged_server):
     assert flooder.close_code in (1008, None)
     assert fresh_hello_delay(port) < 1
     assert server.log_size() < LOG_LIMIT
+
+
+def test_the_remote_keeps_its_host_session_across_a_reload_without_the_pin(server, browser):
+    pytest.importorskip("selenium")
+    from conftest import wait
+    from selenium.webdriver.common.by import By
+
+    driver = browser()
+    driver.get(server.url(f"/remote#pin={PIN}"))
+    wait(driver, lambda d: d.find_element(By.ID, "role").text.lower() == "host")
+    assert "pin=" not in driver.current_url, "the PIN leaves the address bar"
+    stored = json.loads(driver.execute_script("return localStorage.getItem('karaoke.hostToken')"))
+    assert len(stored["token"]) == 32 and stored["expires"] > time.time() * 1000
+    driver.get(server.url("/remote"))
+    wait(driver, lambda d: d.find_element(By.ID, "role").text.lower() == "host")
+    hellos = [json.loads(f) for f in driver.execute_script("return window.sentFrames")]
+    hellos = [f for f in hellos if f.get("type") == "hello"]
+    assert hellos and all("pin" not in f and f.get("token") == stored["token"] for f in hellos)
+    # An expired or unknown session falls back to a guest and asks for the PIN.
+    driver.execute_script("localStorage.setItem('karaoke.hostToken', JSON.stringify({token: 'f'.repeat(32), expires: Date.now() + 60000}))")
+    driver.get(server.url("/remote"))
+    wait(driver, lambda d: d.find_element(By.ID, "role").text.lower() == "guest")
+    assert "PIN" in driver.find_element(By.ID, "unlock-error").text
