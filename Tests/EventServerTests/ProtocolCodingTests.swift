@@ -111,6 +111,10 @@ struct ProtocolCodingTests {
         #expect(check.accepts(origin: "http://TV.local:8080"))
         #expect(!check.accepts(origin: "null"))
         #expect(!check.accepts(origin: "http://evil.com:9000"))
+        #expect(!check.accepts(origin: "http://evil.com:9000", host: "evil.com:9000"), "DNS rebinding: the Host name is not trusted")
+        // Reached by an address (a port forward): the page at that very address is ours.
+        #expect(check.accepts(origin: "http://192.168.1.5:8080", host: "192.168.1.5:8080"))
+        #expect(!check.accepts(origin: "http://192.168.1.66:8080", host: "192.168.1.5:8080"))
         #expect(check.accepts(origin: nil))
     }
 

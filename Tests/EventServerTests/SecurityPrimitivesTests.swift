@@ -55,6 +55,9 @@ struct SecurityPrimitivesTests {
         #expect(!hosts.accepts(hostHeader: "127.0.0.1.evil.com"))
         #expect(!hosts.accepts(hostHeader: "127.0.0.1:junk"))
         #expect(hosts.accepts(hostHeader: nil), "tools without Host are not browsers")
+        #expect(hosts.accepts(hostHeader: "192.168.1.5:8080"), "an address cannot be rebound")
+        #expect(hosts.accepts(hostHeader: "[fe80::1]:8080"))
+        #expect(!hosts.accepts(hostHeader: "192.168.1.5.nip.io:8080"))
         let reachable = HostAllowList.reachableNames(listenHost: "0.0.0.0", extra: ["party.example"])
         #expect(reachable.names.isSuperset(of: ["localhost", "127.0.0.1", "party.example"]))
 

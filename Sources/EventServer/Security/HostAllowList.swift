@@ -4,7 +4,9 @@ import Glibc
 
 /// The host names this server answers for. A browser sends the name it used in `Host` (and
 /// a page's origin in `Origin`); a DNS-rebinding page reaches the server under a foreign name,
-/// so requests for any other name get no page and no WebSocket.
+/// so requests for any other name get no page and no WebSocket. An IP address cannot be
+/// rebound, so any IP-literal `Host` is accepted (the server behind a port forward or in a
+/// container is reached by an address that is not its own).
 public struct HostAllowList: Sendable, Equatable {
     public let names: Set<String>
 
@@ -38,7 +40,13 @@ public struct HostAllowList: Sendable, Equatable {
     public func accepts(hostHeader: String?) -> Bool {
         guard let hostHeader, !hostHeader.isEmpty else { return true }
         guard let name = Self.split(hostHeader)?.name else { return false }
-        return names.contains(name)
+        return names.contains(name) || Self.isAddress(name)
+    }
+
+    /// True for a numeric IPv4 or IPv6 address (not a name).
+    static func isAddress(_ name: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
     }
 
     /// `Example.COM.:8080` → ("example.com", 8080); `[::1]:80` → ("::1", 80); nil for junk.

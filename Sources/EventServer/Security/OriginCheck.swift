@@ -3,9 +3,10 @@ import Foundation
 /// Decides whether a request's `Origin` may talk to this server.
 ///
 /// Browsers always send `Origin` on WebSocket handshakes; a page served by this server has
-/// one of the server's own names (`HostAllowList`) and its port. Other origins must be listed
-/// explicitly (`--allow-origin`). The request's own `Host` is never trusted for this: under
-/// DNS rebinding a foreign name is both the Host and the Origin. Requests with no `Origin`
+/// one of the server's own names (`HostAllowList`) and its port, or — reached by an IP
+/// address, which cannot be rebound — exactly the request's `Host`. Other origins must be
+/// listed explicitly (`--allow-origin`). A request's `Host` *name* is never trusted for this:
+/// under DNS rebinding a foreign name is both the Host and the Origin. Requests with no `Origin`
 /// come from non-browser tools (which a web page cannot forge) and are allowed.
 public struct OriginCheck: Sendable {
     private let allowed: Set<String>
@@ -18,10 +19,15 @@ public struct OriginCheck: Sendable {
         self.port = port
     }
 
-    public func accepts(origin: String?) -> Bool {
+    public func accepts(origin: String?, host: String? = nil) -> Bool {
         guard let origin, !origin.isEmpty else { return true }
         let normalised = Self.normalise(origin)
         if allowed.contains(normalised) { return true }
+        if let host, let requested = HostAllowList.split(host), HostAllowList.isAddress(requested.name),
+           let authority = Self.authority(of: normalised), let page = HostAllowList.split(authority),
+           page.name == requested.name, page.port == requested.port {
+            return true
+        }
         guard let range = normalised.range(of: "://") else { return false }
         let scheme = normalised[..<range.lowerBound]
         guard scheme == "http" || scheme == "https", let authority = Self.authority(of: normalised),

@@ -399,7 +399,7 @@ final class EventLoopThread: @unchecked Sendable {
             if !webSocket { _ = lws_return_http_status(wsi, 421, nil) }
             return 1
         }
-        if !originCheck.accepts(origin: origin) {
+        if !originCheck.accepts(origin: origin, host: host) {
             statistics.withLock { $0.rejectedOrigins += 1 }
             log("origin", "refused \(kind) from origin \(origin?.prefix(100) ?? "-") (\(peerAddress(wsi))): not this server's (--allow-origin)")
             if !webSocket { _ = lws_return_http_status(wsi, 403, nil) }
