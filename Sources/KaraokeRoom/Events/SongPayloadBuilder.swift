@@ -31,9 +31,10 @@ enum SongPayloadBuilder {
     static func sizeProblem(of entry: CatalogEntry) -> String? {
         guard let song = entry.song else { return nil }
         let lines = song.parts.reduce(0) { $0 + $1.lines.count }
-        if lines > maxLines { return "\(lines) lyric lines; a song may have at most \(maxLines)" }
+        let file = song.source.path
+        if lines > maxLines { return "\(file): \(lines) lyric lines; a song may have at most \(maxLines)" }
         let syllables = song.parts.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.syllables.count } }
-        if syllables > maxSyllables { return "\(syllables) syllables; a song may have at most \(maxSyllables)" }
+        if syllables > maxSyllables { return "\(file): \(syllables) syllables; a song may have at most \(maxSyllables)" }
         return nil
     }
 
