@@ -493,3 +493,34 @@ def test_the_remote_keeps_its_host_session_across_a_reload_without_the_pin(serve
     driver.get(server.url("/remote"))
     wait(driver, lambda d: d.find_element(By.ID, "role").text.lower() == "guest")
     assert "PIN" in driver.find_element(By.ID, "unlock-error").text
+
+
+def test_a_huge_lyric_file_is_refused_and_never_sent(tmp_path):
+    songs = tmp_path / "songs"
+    for folder, text in (("tiny", TINY_SONG), ("second", SECOND_SONG)):
+        (songs / folder).mkdir(parents=True)
+        (songs / folder / f"{folder}.txt").write_text(text, encoding="utf-8")
+    lines = ["#TITLE:Huge", "#ARTIST:Flood", "#MP3:huge.ogg", "#BPM:300", "#GAP:0"]
+    for i in range(100_000):
+        lines += [f": {4 * i} 2 0 la", f"- {4 * i + 3}"]
+    (songs / "huge").mkdir()
+    (songs / "huge" / "huge.txt").write_text("\n".join(lines + ["E"]), encoding="utf-8")
+    server = LoggedServer(songs)
+    try:
+        client = Client(server.port)
+        raw_start = len(client.buffer)
+        hello = client.wait_for("hello")
+        size = len(json.dumps(hello))
+        listed = next(song for song in hello["library"] if song["id"] == "huge")
+        print(f"\n100,000-line lyric file: hello {size} bytes; listed as: {listed['error']}")
+        assert size < 100_000 and raw_start < 100_000
+        assert "huge.txt: 100000 lyric lines" in listed["error"]
+        client.send({"type": "hello", "role": "host", "pin": PIN})
+        client.wait_for("hello", where=lambda m: m["role"] == "host")
+        client.send({"type": "queueAdd", "songId": "huge", "playNow": True})
+        error = client.wait_for("error")
+        assert error["code"] == "songTooLarge" and "at most 2000" in error["message"]
+        assert client.wait_for("song", timeout=1) is None, "no song event for the refused song"
+        client.close()
+    finally:
+        server.stop()
