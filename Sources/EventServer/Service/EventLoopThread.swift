@@ -120,8 +120,20 @@ final class EventLoopThread: @unchecked Sendable {
             originCheck = OriginCheck(allowedOrigins: configuration.allowedOrigins, hosts: hosts, port: port)
             result.withLock { $0 = .success(port) }
             ready.signal()
+            var backoff: UInt32 = 0
+            var acceptFailuresSeen = libraryAcceptFailures.load(ordering: .relaxed)
             while !stopRequested.load(ordering: .acquiring) {
                 if lws_service(context, 0) < 0 { break }
+                // lws retries a failed accept (EMFILE) at once, forever: back off instead of
+                // spinning, 1 ms doubling to 100 ms while the failures go on.
+                let failures = libraryAcceptFailures.load(ordering: .relaxed)
+                if failures != acceptFailuresSeen {
+                    acceptFailuresSeen = failures
+                    backoff = min(100_000, max(1_000, backoff * 2))
+                    usleep(backoff)
+                } else {
+                    backoff = 0
+                }
             }
             contextPointer.store(0, ordering: .releasing)
             publishDeliveries()
@@ -437,9 +449,13 @@ private func eventServerCallback(
 /// lws's own log lines (e.g. `accept: Too many open files`), at most a few per kind per 10 s.
 private let libraryLogThrottle = Mutex(LogThrottle(burst: 5, window: 10))
 
+/// Failed `accept` calls lws reported, for the service loop's back-off.
+private let libraryAcceptFailures = Atomic<Int>(0)
+
 private func throttledLibraryLog(_ level: Int32, _ line: UnsafePointer<CChar>?) {
     guard let line else { return }
     let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
+    if text.hasPrefix("accept") { libraryAcceptFailures.add(1, ordering: .relaxed) }
     let kind = String(text.filter { !$0.isNumber }.prefix(40))
     let verdict = libraryLogThrottle.withLock { $0.admit(kind, now: MonotonicClock.now()) }
     guard case .log(let suppressed) = verdict else { return }
