@@ -81,6 +81,14 @@ struct SecurityPrimitivesTests {
         budget.markWebSocket(3); budget.markWebSocket(4)
         // Only WebSockets left: the heaviest address (all tie at one) loses its oldest.
         if case .acceptEvicting = budget.admit("d") {} else { Issue.record("a full server must still admit") }
+
+        // Short of descriptors (files being sent hold them too): room is made before the budget is full.
+        var roomy = ConnectionBudget(limits: .init(perAddress: 8, total: 100))
+        for key in 1...4 { roomy.add(key, address: "x", now: Double(key)) }
+        roomy.markWebSocket(1)
+        #expect(roomy.admit("y") == .accept)
+        #expect(roomy.admit("y", descriptorsLow: true) == .acceptEvicting(2))
+        #expect(roomy.makeRoom(5) == [3, 4, 1], "idle ones first, oldest first, then WebSockets")
     }
 
     @Test func logThrottleSummarisesAFlood() {

@@ -524,3 +524,38 @@ def test_a_huge_lyric_file_is_refused_and_never_sent(tmp_path):
         client.close()
     finally:
         server.stop()
+
+
+def test_slow_readers_of_a_large_file_at_1024_open_files_do_not_lock_anyone_out(many_songs, tmp_path):
+    """Each connection being sent a file holds two descriptors (socket and file)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1000:
+        pytest.skip(f"this test process may open only {hard} files (needs 1,000)")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1000) if hard == resource.RLIM_INFINITY else hard, hard))
+    public = tmp_path / "public"
+    shutil.copytree(ROOT / "public", public)
+    (public / "big.mp3").write_bytes(os.urandom(8_000_000))
+    server = LoggedServer(many_songs, public=public, nofile=1024)
+    readers = []
+    try:
+        for n in range(700):  # 28 addresses, 25 each; they ask for 8 MB and read nothing
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.bind((f"127.0.4.{n // 25 + 2}", 0))
+            sock.settimeout(2)
+            try:
+                sock.connect(("127.0.0.1", server.port))
+                sock.sendall(f"GET /big.mp3 HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+            except OSError:
+                pass
+            readers.append(sock)
+        time.sleep(2)
+        delays = [fresh_hello_delay(server.port, source=f"127.0.5.{n + 2}") for n in range(3)]
+        print(f"\nslow readers, 700 x GET 8 MB at 1024 open files: new clients' hello after "
+              + ", ".join(f"{d * 1000:.0f} ms" for d in delays) + f"; log {server.log_size()} bytes")
+        assert max(delays) < 2, f"new clients waited {delays} s for hello"
+        assert server.log_size() < LOG_LIMIT
+    finally:
+        for sock in readers:
+            sock.close()
+        server.stop()

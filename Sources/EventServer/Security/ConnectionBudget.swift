@@ -39,12 +39,25 @@ public struct ConnectionBudget: Sendable {
     public var count: Int { entries.count }
     public func count(of address: String) -> Int { perAddress[address] ?? 0 }
 
-    public mutating func admit(_ address: String) -> Admission {
+    /// `descriptorsLow`: the process is close to its open-file limit (connections being sent a
+    /// file hold two descriptors), so make room as if the budget were full.
+    public mutating func admit(_ address: String, descriptorsLow: Bool = false) -> Admission {
         if count(of: address) >= limits.perAddress { return .refuse }
-        guard entries.count - evicting.count >= limits.total else { return .accept }
+        guard descriptorsLow || entries.count - evicting.count >= limits.total else { return .accept }
         guard let victim = victim() else { return .refuse }
         evicting.insert(victim)
         return .acceptEvicting(victim)
+    }
+
+    /// Chooses up to `count` connections to close when the process ran out of descriptors
+    /// (an `accept` failed): the same order as for a full budget.
+    public mutating func makeRoom(_ count: Int) -> [Int] {
+        var victims: [Int] = []
+        while victims.count < count, let victim = victim() {
+            evicting.insert(victim)
+            victims.append(victim)
+        }
+        return victims
     }
 
     public mutating func add(_ key: Int, address: String, now: Double) {

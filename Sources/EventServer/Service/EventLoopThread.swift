@@ -21,6 +21,9 @@ final class EventLoopThread: @unchecked Sendable {
     private var admittedAddress: String?
     private var logThrottle = LogThrottle()
     private let idlePolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    /// The kernel hands out the lowest free descriptor, so a new socket numbered this high means
+    /// few are left (files being sent count too): make room before `accept` can fail.
+    private var descriptorHighWater = Int(Int32.max)
     private let stopRequested = Atomic<Bool>(false)
     private let contextPointer = Atomic<Int>(0)
     private let finished = DispatchSemaphore(value: 0)
@@ -85,6 +88,7 @@ final class EventLoopThread: @unchecked Sendable {
         let softLimit = FileLimit.raiseToHard()
         let total = configuration.maxConnections ?? FileLimit.connectionBudget(softLimit: softLimit)
         budget = ConnectionBudget(limits: .init(perAddress: configuration.connectionsPerAddress, total: total))
+        descriptorHighWater = max(32, softLimit - 128)
         let thread = Thread { [self] in
             lws_set_log_level(LLL_ERR | LLL_WARN, throttledLibraryLog)
             var info = lws_context_creation_info()
@@ -129,8 +133,12 @@ final class EventLoopThread: @unchecked Sendable {
                 let failures = libraryAcceptFailures.load(ordering: .relaxed)
                 if failures != acceptFailuresSeen {
                     acceptFailuresSeen = failures
-                    backoff = min(100_000, max(1_000, backoff * 2))
-                    usleep(backoff)
+                    // Closing idle connections frees descriptors at once; with none to close,
+                    // wait for some to free.
+                    if !outOfDescriptors() {
+                        backoff = min(100_000, max(1_000, backoff * 2))
+                        usleep(backoff)
+                    }
                 } else {
                     backoff = 0
                 }
@@ -385,11 +393,11 @@ final class EventLoopThread: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 64)
         let peer = lws_get_peer_simple_fd(fd, &buffer, buffer.count) != nil ? Self.string(buffer) : "?"
         let address = ClientAddress.key(peer)
-        switch budget.admit(address) {
+        switch budget.admit(address, descriptorsLow: Int(fd) >= descriptorHighWater) {
         case .accept: break
         case .acceptEvicting(let victim):
             statistics.withLock { $0.evictedConnections += 1 }
-            log("evict", "at the limit of \(budget.limits.total) connections: closing the oldest idle one to admit \(address)")
+            log("evict", "at the limit of \(budget.limits.total) connections or near the open-file limit (descriptor \(fd)): closing the oldest idle one to admit \(address)")
             if let victimWsi = OpaquePointer(bitPattern: victim) { kar_lws_kill_async(victimWsi) }
         case .refuse:
             statistics.withLock { $0.refusedConnections += 1 }
@@ -398,6 +406,18 @@ final class EventLoopThread: @unchecked Sendable {
         }
         admittedAddress = address
         return 0
+    }
+
+    /// `accept` failed for want of descriptors: close the oldest idle connections so that the
+    /// ones waiting in the kernel's backlog get in.
+    private func outOfDescriptors() -> Bool {
+        let victims = budget.makeRoom(32)
+        statistics.withLock { $0.evictedConnections += victims.count }
+        log("descriptors", "out of file descriptors: closing \(victims.count) idle connections")
+        for victim in victims {
+            if let wsi = OpaquePointer(bitPattern: victim) { kar_lws_kill_async(wsi) }
+        }
+        return !victims.isEmpty
     }
 
     /// Refuses (returns nonzero) a request for a foreign host name or from a foreign origin.
