@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (0.0.0.0 for every interface).")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Room PIN for host controls (4–8 digits; default: random).")
+    @Option(help: "Room PIN for host controls (4–8 digits; default: 6 random digits).")
     var pin: String?
 
     @Flag(help: "Play no audio and capture no microphone: keep time only (lyric screens for music played elsewhere).")
@@ -64,6 +64,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("allow-origin"), help: "Extra browser origin allowed to connect (repeatable), e.g. http://tv.local:8080.")
     var allowedOrigins: [String] = []
+
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp(
+        "Another name browsers reach this server by (repeatable), e.g. karaoke.lan; requests for any other name are refused.",
+        valueName: "NAME"))
+    var allowedHosts: [String] = []
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
@@ -104,7 +109,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server = EventServer(configuration: EventServerConfiguration(
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
-            allowedOrigins: allowedOrigins))
+            allowedOrigins: allowedOrigins,
+            allowedHosts: HostAllowList.reachableNames(listenHost: host, extra: allowedHosts)))
         store.writeQueue.report(to: room, logger: logger)
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
         var live: LiveScoringFactory.Live?
@@ -163,6 +169,13 @@ struct ServeCommand: AsyncParsableCommand {
             print("  display      \(url)/display")
         }
         print("Room PIN: \(roomPin)")
+        // The PIN rides in the fragment, which browsers never send to the server (or its logs).
+        if let first = ListenAddresses.urls(host: host, port: bound).first {
+            print("  host remote  \(first)/remote#pin=\(roomPin)")
+        }
+        if roomPin.digits.count < RoomPin.defaultLength {
+            logger.warning("a \(roomPin.digits.count)-digit PIN is easy to guess; use \(RoomPin.defaultLength) or more digits")
+        }
         print("Listening on port \(bound)")
         fflush(nil)
 

@@ -12,7 +12,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-PIN = "2468"
+PIN = "246813"
 
 # Six lines, 1.5 s apart: line k sings from 0.5 + 1.5k to 1.5 + 1.5k seconds
 # (BPM 300 → one beat = 0.05 s; GAP 500 ms). Two syllables per line.

@@ -1,8 +1,8 @@
 // One WebSocket to the room: hello/role, automatic reconnect with backoff, and a media
 // clock extrapolated from the last `state`/`line` event so views animate smoothly.
 export class RoomConnection {
-  constructor({ role = 'display', pin = null, name = null } = {}) {
-    this.wanted = { role, pin, name };
+  constructor({ role = 'display', pin = null, name = null, token = null } = {}) {
+    this.wanted = { role, pin, name, token };
     this.role = 'display';
     this.song = null;
     this.state = null;
@@ -51,10 +51,13 @@ export class RoomConnection {
     ws.onerror = () => ws.close();
   }
 
-  hello(role = this.wanted.role, pin = this.wanted.pin, name = this.wanted.name) {
-    this.wanted = { role, pin, name };
+  // A host sends the PIN once; the server answers with a session token that later hellos
+  // (reconnects) send instead.
+  hello(role = this.wanted.role, pin = this.wanted.pin, name = this.wanted.name, token = this.wanted.token) {
+    this.wanted = { role, pin, name, token };
     const message = { role };
-    if (pin) message.pin = pin;
+    if (token && role === 'host') message.token = token;
+    else if (pin) message.pin = pin;
     if (name) message.name = name;
     this.send('hello', message);
   }
@@ -70,7 +73,8 @@ export class RoomConnection {
     switch (message.type) {
       case 'hello':
         this.role = message.role;
-        this.song = message.song;
+        if (!message.songUnchanged) this.song = message.song;
+        if (message.hostToken) this.wanted = { ...this.wanted, pin: null, token: message.hostToken };
         this.library = message.library || [];
         this.results = message.results || [];
         this.setState(message.state);

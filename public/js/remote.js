@@ -5,9 +5,24 @@ import { LyricsView } from './lyrics.js';
 
 const $ = (id) => document.getElementById(id);
 const params = pageParams();
+// The host's session token (from the server after the right PIN) is kept with its expiry, so a
+// reload or a reconnect takes the host role again without the PIN.
+function savedToken() {
+  try {
+    const saved = JSON.parse(localStorage.getItem('karaoke.hostToken') || 'null');
+    if (saved && saved.token && saved.expires > Date.now()) return saved.token;
+  } catch { /* unreadable: forget it */ }
+  localStorage.removeItem('karaoke.hostToken');
+  return null;
+}
 const savedPin = params.get('pin') || sessionStorage.getItem('karaoke.pin');
+const hostToken = savedPin ? null : savedToken();
 const savedName = localStorage.getItem('karaoke.name') || '';
-const connection = new RoomConnection({ role: savedPin ? 'host' : 'guest', pin: savedPin, name: savedName || null });
+const connection = new RoomConnection({
+  role: savedPin || hostToken ? 'host' : 'guest', pin: savedPin, token: hostToken, name: savedName || null,
+});
+// The PIN leaves the address bar once read (it stays out of the history and shared links).
+if (params.get('pin')) history.replaceState(null, '', location.pathname);
 window.karaoke = connection; // for the browser console and tests
 const isHost = () => connection.role === 'host';
 let seeking = false;
@@ -262,16 +277,26 @@ function showQueue(queue) {
 }
 
 connection
-  .on('hello', () => { showRole(); showSong(); showState(); showLibrary(); })
+  .on('hello', (message) => {
+    if (message.hostToken) {
+      localStorage.setItem('karaoke.hostToken', JSON.stringify({
+        token: message.hostToken, expires: Date.now() + (message.hostTokenExpiresIn || 3600) * 1000,
+      }));
+      sessionStorage.removeItem('karaoke.pin');
+    }
+    showRole(); showSong(); showState(); showLibrary();
+  })
   .on('song', showSong)
   .on('state', showState)
   .on('queue', (message) => showQueue(message.queue))
   .on('library', showLibrary)
   .on('error', (error) => {
-    if (error.code === 'badPin') {
+    if (error.code === 'badPin' || error.code === 'pinLocked' || error.code === 'badToken') {
       sessionStorage.removeItem('karaoke.pin');
-      $('unlock-error').textContent = 'Wrong PIN';
-      connection.hello('guest', null, $('name-input').value || null);
+      if (error.code === 'badToken') localStorage.removeItem('karaoke.hostToken');
+      $('unlock-error').textContent = error.code === 'badPin' ? 'Wrong PIN'
+        : error.code === 'pinLocked' ? error.message : 'Session expired: enter the PIN';
+      connection.hello('guest', null, $('name-input').value || null, null);
     } else {
       toast(error.message);
     }
@@ -286,14 +311,15 @@ $('unlock').addEventListener('submit', (event) => {
   localStorage.setItem('karaoke.name', name);
   $('unlock-error').textContent = '';
   sessionStorage.setItem('karaoke.pin', pin);
-  connection.hello('host', pin, name || null);
+  connection.hello('host', pin, name || null, null);
 });
 $('guest-submit').addEventListener('click', () => {
   const name = $('name-input').value.trim();
   localStorage.setItem('karaoke.name', name);
-  connection.hello('guest', null, name || null);
+  connection.hello('guest', null, name || null, null);
 });
 $('search').addEventListener('input', showLibrary);
+$('queue-clear').addEventListener('click', () => connection.send('queueClear'));
 $('play').addEventListener('click', () => {
   const state = connection.state;
   const going = connection.playing || !!(state?.loading && state.playWhenLoaded);

@@ -2,8 +2,8 @@ import Foundation
 
 /// Everything a client may ask. On the wire: `{"type":"<case>", "id":<optional int>, ...arguments}`.
 public enum ClientCommand: Sendable, Equatable {
-    /// Ask for a role; `host` needs the room PIN.
-    case hello(role: ClientRole, pin: String?, name: String?)
+    /// Ask for a role; `host` needs the room PIN or a host session `token` from an earlier `hello`.
+    case hello(role: ClientRole, pin: String?, name: String?, token: String? = nil)
     case play
     case pause
     case stop
@@ -21,6 +21,8 @@ public enum ClientCommand: Sendable, Equatable {
     case queueAdd(songId: String, requestedBy: String?, playNow: Bool)
     case queueRemove(itemId: Int)
     case queueMove(itemId: Int, to: Int)
+    /// Empty the queue (host).
+    case queueClear
     case selectSinger(singer: Int, part: Int, name: String?)
     case calibrate(singer: Int)
     case difficulty(Difficulty)
@@ -48,6 +50,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .queueAdd: "queueAdd"
         case .queueRemove: "queueRemove"
         case .queueMove: "queueMove"
+        case .queueClear: "queueClear"
         case .selectSinger: "selectSinger"
         case .calibrate: "calibrate"
         case .difficulty: "difficulty"
@@ -123,7 +126,8 @@ public struct CommandEnvelope: Sendable, Equatable {
                 guard let role = ClientRole(rawValue: try args.string("role")) else {
                     throw CommandDecodingError.badArguments(command: type, detail: "role must be display, guest or host")
                 }
-                command = .hello(role: role, pin: try args.optionalString("pin"), name: try args.optionalString("name"))
+                command = .hello(role: role, pin: try args.optionalString("pin"), name: try args.optionalString("name"),
+                                 token: try args.optionalString("token"))
             case "play": command = .play
             case "pause": command = .pause
             case "stop": command = .stop
@@ -148,6 +152,7 @@ public struct CommandEnvelope: Sendable, Equatable {
                                     playNow: (object["playNow"] as? Bool) ?? false)
             case "queueRemove": command = .queueRemove(itemId: try args.int("itemId"))
             case "queueMove": command = .queueMove(itemId: try args.int("itemId"), to: try args.int("to"))
+            case "queueClear": command = .queueClear
             case "selectSinger":
                 command = .selectSinger(singer: try args.int("singer", in: 0...7), part: try args.int("part", in: 0...7),
                                         name: try args.optionalString("name"))

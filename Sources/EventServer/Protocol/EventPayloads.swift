@@ -9,6 +9,12 @@ public struct HelloPayload: Codable, Sendable, Equatable {
     public var state: StatePayload
     /// Line results of the current song so far.
     public var results: [LineScorePayload]
+    /// True when `song` is left out because this client already has it (a role change).
+    public var songUnchanged: Bool?
+    /// Only in the answer to a successful host `hello`: a host session token for reconnects
+    /// (`{"type":"hello","role":"host","token":…}`), valid for `hostTokenExpiresIn` seconds.
+    public var hostToken: String?
+    public var hostTokenExpiresIn: Double?
     public init(protocolVersion: Int = ProtocolVersion.current, clientId: UInt64, role: ClientRole, room: String,
                 song: SongPayload?, library: [SongSummary], state: StatePayload, results: [LineScorePayload]) {
         self.protocolVersion = protocolVersion

@@ -12,12 +12,15 @@ public struct RoomPin: Sendable, Equatable, CustomStringConvertible {
         digits = text
     }
 
-    /// A fresh random 4-digit PIN from the system's CSPRNG.
-    public static func random() -> RoomPin {
+    /// Digits of the PIN `serve` makes up when none is given: a million PINs, tried at most a
+    /// few dozen times an hour per address (`PinAttemptLimiter`).
+    public static let defaultLength = 6
+
+    /// A fresh random PIN from the system's CSPRNG.
+    public static func random(digits count: Int = defaultLength) -> RoomPin {
         var generator = SystemRandomNumberGenerator()
-        let value = Int.random(in: 0...9999, using: &generator)
-        let text = String(value)
-        return RoomPin(String(repeating: "0", count: 4 - text.count) + text)!
+        let text = (0..<min(8, max(4, count))).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+        return RoomPin(text)!
     }
 
     /// Constant-time comparison, so response timing does not leak digits.

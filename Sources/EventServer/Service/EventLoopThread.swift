@@ -11,7 +11,19 @@ final class EventLoopThread: @unchecked Sendable {
     let pending = PendingWorkQueue()
     private let logger: Logger
     private let delegate: any EventServerDelegate
-    private let originCheck: OriginCheck
+    private let hosts: HostAllowList
+    private var originCheck: OriginCheck
+    private var publicPaths: PublicPathCheck
+    private var budget = ConnectionBudget(limits: .init())
+    /// Per-address message buckets, kept while the address has connections.
+    private var addressLimiters: [String: RateLimiter] = [:]
+    /// The address of the connection just accepted, until lws creates its wsi.
+    private var admittedAddress: String?
+    private var logThrottle = LogThrottle()
+    private let idlePolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    /// The kernel hands out the lowest free descriptor, so a new socket numbered this high means
+    /// few are left (files being sent count too): make room before `accept` can fail.
+    private var descriptorHighWater = Int(Int32.max)
     private let stopRequested = Atomic<Bool>(false)
     private let contextPointer = Atomic<Int>(0)
     private let finished = DispatchSemaphore(value: 0)
@@ -36,7 +48,13 @@ final class EventLoopThread: @unchecked Sendable {
         self.configuration = configuration
         self.delegate = delegate
         self.logger = logger
-        self.originCheck = OriginCheck(allowedOrigins: configuration.allowedOrigins)
+        hosts = configuration.allowedHosts ?? HostAllowList.reachableNames(listenHost: configuration.host)
+        originCheck = OriginCheck(allowedOrigins: configuration.allowedOrigins, hosts: hosts, port: configuration.port)
+        publicPaths = PublicPathCheck(directory: configuration.publicDirectory, pageRoutes: configuration.pageRoutes)
+        idlePolicy = .allocate(capacity: 1)
+        idlePolicy.initialize(to: lws_retry_bo_t())
+        idlePolicy.pointee.secs_since_valid_ping = UInt16(clamping: configuration.idlePingSeconds)
+        idlePolicy.pointee.secs_since_valid_hangup = UInt16(clamping: configuration.idlePingSeconds * 2)
         writeBufferCapacity = 64 * 1024
         writeBuffer = UnsafeMutableRawPointer.allocate(byteCount: writeBufferCapacity + kar_lws_pre(), alignment: 16)
         protocols = .allocate(capacity: 2)
@@ -58,6 +76,7 @@ final class EventLoopThread: @unchecked Sendable {
     deinit {
         writeBuffer.deallocate()
         protocols.deallocate()
+        idlePolicy.deallocate()
         free(protocolName)
         if let iface { free(iface) }
     }
@@ -66,9 +85,23 @@ final class EventLoopThread: @unchecked Sendable {
     func start() throws -> Int {
         let result = Mutex<Result<Int, EventServerError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
+        let softLimit = FileLimit.raiseToHard()
+        let total = configuration.maxConnections ?? FileLimit.connectionBudget(softLimit: softLimit)
+        budget = ConnectionBudget(limits: .init(perAddress: configuration.connectionsPerAddress, total: total))
+        descriptorHighWater = max(32, softLimit - 128)
         let thread = Thread { [self] in
-            lws_set_log_level(LLL_ERR | LLL_WARN, nil)
+            lws_set_log_level(LLL_ERR | LLL_WARN, throttledLibraryLog)
             var info = lws_context_creation_info()
+            // lws stops accepting at its own table size; keep it above the budget (evictions
+            // happen first) and below the process limit (accept never fails with EMFILE).
+            info.fd_limit_per_thread = UInt32(min(total + 32, max(64, softLimit - 32)))
+            info.timeout_secs = UInt32(configuration.handshakeTimeout)
+            info.timeout_secs_ah_idle = UInt32(configuration.handshakeTimeout)
+            info.keepalive_timeout = Int32(max(1, min(5, configuration.handshakeTimeout)))
+            info.ka_time = 60
+            info.ka_probes = 3
+            info.ka_interval = 10
+            info.retry_and_idle_policy = UnsafePointer(idlePolicy)
             info.port = Int32(configuration.port)
             info.iface = UnsafePointer(iface)
             info.protocols = UnsafePointer(protocols)
@@ -88,10 +121,27 @@ final class EventLoopThread: @unchecked Sendable {
             }
             contextPointer.store(Int(bitPattern: UnsafeRawPointer(context)), ordering: .releasing)
             let port = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
+            originCheck = OriginCheck(allowedOrigins: configuration.allowedOrigins, hosts: hosts, port: port)
             result.withLock { $0 = .success(port) }
             ready.signal()
+            var backoff: UInt32 = 0
+            var acceptFailuresSeen = libraryAcceptFailures.load(ordering: .relaxed)
             while !stopRequested.load(ordering: .acquiring) {
                 if lws_service(context, 0) < 0 { break }
+                // lws retries a failed accept (EMFILE) at once, forever: back off instead of
+                // spinning, 1 ms doubling to 100 ms while the failures go on.
+                let failures = libraryAcceptFailures.load(ordering: .relaxed)
+                if failures != acceptFailuresSeen {
+                    acceptFailuresSeen = failures
+                    // Closing idle connections frees descriptors at once; with none to close,
+                    // wait for some to free.
+                    if !outOfDescriptors() {
+                        backoff = min(100_000, max(1_000, backoff * 2))
+                        usleep(backoff)
+                    }
+                } else {
+                    backoff = 0
+                }
             }
             contextPointer.store(0, ordering: .releasing)
             publishDeliveries()
@@ -128,20 +178,44 @@ final class EventLoopThread: @unchecked Sendable {
     func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
                 _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         switch reason {
-        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            let origin = header(wsi, WSI_TOKEN_ORIGIN)
-            let host = header(wsi, WSI_TOKEN_HOST)
-            if !originCheck.accepts(origin: origin, host: host) {
-                logger.warning("rejected WebSocket from origin \(origin ?? "-") (host \(host ?? "-"))")
-                statistics.withLock { $0.rejectedOrigins += 1 }
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            let fd = Int32(truncatingIfNeeded: Int(bitPattern: input))
+            return admitConnection(fd: fd)
+
+        case LWS_CALLBACK_WSI_CREATE:
+            if let address = admittedAddress {
+                admittedAddress = nil
+                budget.add(Int(bitPattern: wsi), address: address, now: MonotonicClock.now())
+            }
+            return 0
+
+        case LWS_CALLBACK_WSI_DESTROY:
+            let key = Int(bitPattern: wsi)
+            if let address = budget.address(of: key) {
+                budget.remove(key)
+                if budget.count(of: address) == 0 { addressLimiters[address] = nil }
+            }
+            return 0
+
+        case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+            if let refusal = refuseRequest(wsi, webSocket: false) { return refusal }
+            let path = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "/"
+            if !publicPaths.isInside(path) {
+                statistics.withLock { $0.rejectedPaths += 1 }
+                log("path", "refused \(path.prefix(200)): it leads outside the public folder")
+                _ = lws_return_http_status(wsi, 404, nil)
                 return 1
             }
             return 0
+
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            return refuseRequest(wsi, webSocket: true) ?? 0
 
         case LWS_CALLBACK_ESTABLISHED:
             let id = nextClientID
             nextClientID += 1
             user?.storeBytes(of: id, as: ClientID.self)
+            budget.markWebSocket(Int(bitPattern: wsi))
             let connection = ClientConnection(
                 id: id, wsi: wsi, queueLimits: configuration.queueLimits,
                 rateLimiter: RateLimiter(limits: configuration.rateLimit, now: MonotonicClock.now()))
@@ -187,13 +261,30 @@ final class EventLoopThread: @unchecked Sendable {
         let bytes = connection.inbound
         connection.inbound.removeAll(keepingCapacity: true)
 
-        switch connection.rateLimiter.admit(now: MonotonicClock.now()) {
+        let now = MonotonicClock.now()
+        var decision = connection.rateLimiter.admit(now: now)
+        // Every connection of an address draws on one shared bucket too, so opening more
+        // connections buys no more messages.
+        if decision == .allow, let address = budget.address(of: Int(bitPattern: wsi)) {
+            var shared = addressLimiters[address] ?? RateLimiter(limits: configuration.addressRateLimit, now: now)
+            let sharedDecision = shared.admit(now: now)
+            addressLimiters[address] = shared
+            if sharedDecision != .allow {
+                decision = now - connection.addressReported >= 1 ? .reject : .rejectQuietly
+                if decision == .reject { connection.addressReported = now }
+            }
+        }
+        switch decision {
         case .allow: break
         case .reject:
             statistics.withLock { $0.rateLimitedMessages += 1 }
             delegate.client(connection.id, violated: .rateLimited)
             return 0
+        case .rejectQuietly:
+            statistics.withLock { $0.rateLimitedMessages += 1 }
+            return 0
         case .disconnect:
+            log("flood", "client \(connection.id) from \(budget.address(of: Int(bitPattern: wsi)) ?? "?") keeps flooding: disconnecting")
             statistics.withLock { $0.rateLimitCloses += 1 }
             return closeNow(wsi, status: LWS_CLOSE_STATUS_POLICY_VIOLATION, reason: "flooding")
         }
@@ -254,7 +345,7 @@ final class EventLoopThread: @unchecked Sendable {
             }
         }
         for connection in evicted where connections[connection.id] != nil {
-            logger.warning("client \(connection.id) cannot keep up (\(connection.queue.count) essential messages queued): disconnecting")
+            log("slow", "client \(connection.id) cannot keep up (\(connection.queue.count) essential messages queued): disconnecting")
             statistics.withLock { $0.slowClientCloses += 1 }
             kar_lws_kill_async(connection.wsi)
         }
@@ -296,6 +387,66 @@ final class EventLoopThread: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A new TCP connection: refused when its address holds too many; when the server is
+    /// full, an older connection is closed to make room (see `ConnectionBudget`).
+    private func admitConnection(fd: Int32) -> Int32 {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let peer = lws_get_peer_simple_fd(fd, &buffer, buffer.count) != nil ? Self.string(buffer) : "?"
+        let address = ClientAddress.key(peer)
+        switch budget.admit(address, descriptorsLow: Int(fd) >= descriptorHighWater) {
+        case .accept: break
+        case .acceptEvicting(let victim):
+            statistics.withLock { $0.evictedConnections += 1 }
+            log("evict", "at the limit of \(budget.limits.total) connections or near the open-file limit (descriptor \(fd)): closing the oldest idle one to admit \(address)")
+            if let victimWsi = OpaquePointer(bitPattern: victim) { kar_lws_kill_async(victimWsi) }
+        case .refuse:
+            statistics.withLock { $0.refusedConnections += 1 }
+            log("refuse", "refused a connection from \(address): it already has \(budget.count(of: address)) open")
+            return 1
+        }
+        admittedAddress = address
+        return 0
+    }
+
+    /// `accept` failed for want of descriptors: close the oldest idle connections so that the
+    /// ones waiting in the kernel's backlog get in.
+    private func outOfDescriptors() -> Bool {
+        let victims = budget.makeRoom(32)
+        statistics.withLock { $0.evictedConnections += victims.count }
+        log("descriptors", "out of file descriptors: closing \(victims.count) idle connections")
+        for victim in victims {
+            if let wsi = OpaquePointer(bitPattern: victim) { kar_lws_kill_async(wsi) }
+        }
+        return !victims.isEmpty
+    }
+
+    /// Refuses (returns nonzero) a request for a foreign host name or from a foreign origin.
+    private func refuseRequest(_ wsi: OpaquePointer, webSocket: Bool) -> Int32? {
+        let host = header(wsi, WSI_TOKEN_HOST)
+        let origin = header(wsi, WSI_TOKEN_ORIGIN)
+        let kind = webSocket ? "WebSocket" : "HTTP request"
+        if !hosts.accepts(hostHeader: host) {
+            statistics.withLock { $0.rejectedHosts += 1 }
+            log("host", "refused \(kind) for host \(host?.prefix(100) ?? "-") from \(peerAddress(wsi)): not one of this server's names (--allow-host)")
+            if !webSocket { _ = lws_return_http_status(wsi, 421, nil) }
+            return 1
+        }
+        if !originCheck.accepts(origin: origin, host: host) {
+            statistics.withLock { $0.rejectedOrigins += 1 }
+            log("origin", "refused \(kind) from origin \(origin?.prefix(100) ?? "-") (\(peerAddress(wsi))): not this server's (--allow-origin)")
+            if !webSocket { _ = lws_return_http_status(wsi, 403, nil) }
+            return 1
+        }
+        return nil
+    }
+
+    /// Logs a warning unless this kind already filled its share of the log (`LogThrottle`).
+    private func log(_ kind: String, _ message: @autoclosure () -> String) {
+        guard case .log(let suppressed) = logThrottle.admit(kind, now: MonotonicClock.now()) else { return }
+        let note = suppressed > 0 ? " (\(suppressed) more like it not logged)" : ""
+        logger.warning("\(message())\(note)")
+    }
+
     private func peerAddress(_ wsi: OpaquePointer) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "?" }
@@ -313,4 +464,21 @@ private func eventServerCallback(
     }
     let loop = Unmanaged<EventLoopThread>.fromOpaque(raw).takeUnretainedValue()
     return loop.handle(wsi, reason, user, input, length)
+}
+
+/// lws's own log lines (e.g. `accept: Too many open files`), at most a few per kind per 10 s.
+private let libraryLogThrottle = Mutex(LogThrottle(burst: 5, window: 10))
+
+/// Failed `accept` calls lws reported, for the service loop's back-off.
+private let libraryAcceptFailures = Atomic<Int>(0)
+
+private func throttledLibraryLog(_ level: Int32, _ line: UnsafePointer<CChar>?) {
+    guard let line else { return }
+    let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
+    if text.hasPrefix("accept") { libraryAcceptFailures.add(1, ordering: .relaxed) }
+    let kind = String(text.filter { !$0.isNumber }.prefix(40))
+    let verdict = libraryLogThrottle.withLock { $0.admit(kind, now: MonotonicClock.now()) }
+    guard case .log(let suppressed) = verdict else { return }
+    let note = suppressed > 0 ? " (\(suppressed) more like it not logged)" : ""
+    FileHandle.standardError.write(Data("lws: \(text)\(note)\n".utf8))
 }

@@ -23,6 +23,13 @@ public struct EventServerStatistics: Sendable, Equatable {
     public var rateLimitedMessages = 0
     public var rateLimitCloses = 0
     public var rejectedOrigins = 0
+    /// Requests refused for a `Host` that is not one of the server's names.
+    public var rejectedHosts = 0
+    /// HTTP paths that led outside `public/` (a symlink out of it).
+    public var rejectedPaths = 0
+    /// Connections refused because their address had too many, and closed to make room.
+    public var refusedConnections = 0
+    public var evictedConnections = 0
     /// Encode-to-socket delay of every message written to a client.
     public var deliveries = DeliveryHistogram()
 }

@@ -20,12 +20,28 @@ public struct EventServerConfiguration: Sendable {
     public var rateLimit: RateLimiter.Limits
     /// Per-client outbound queue bounds (see `OutboundQueue`).
     public var queueLimits: OutboundQueue.Limits
+    /// Messages per second from one address over all its connections (several phones behind
+    /// one NAT share it, so it is a few times the per-connection limit).
+    public var addressRateLimit: RateLimiter.Limits
+    /// Host names the server answers for; nil = `HostAllowList.reachableNames(listenHost: host)`.
+    public var allowedHosts: HostAllowList?
+    /// Open connections per address and in all; nil total = derived from the open-file limit.
+    public var connectionsPerAddress: Int
+    public var maxConnections: Int?
+    /// Seconds a new connection may take to send its request or finish the WebSocket handshake.
+    public var handshakeTimeout: Int
+    /// An idle WebSocket is pinged after this many seconds and dropped if nothing answers
+    /// within as many again (browsers answer pings by themselves).
+    public var idlePingSeconds: Int
 
     public init(
         host: String? = "127.0.0.1", port: Int = 8080, publicDirectory: String = "public",
         pageRoutes: [String: String] = [:], extraMimeTypes: [String: String] = StaticMount.defaultExtraMimeTypes,
         cacheMaxAge: Int = 30, allowedOrigins: [String] = [], maxInboundMessageBytes: Int = 64 * 1024,
-        rateLimit: RateLimiter.Limits = .init(), queueLimits: OutboundQueue.Limits = .init()
+        rateLimit: RateLimiter.Limits = .init(), queueLimits: OutboundQueue.Limits = .init(),
+        addressRateLimit: RateLimiter.Limits = .init(perSecond: 90, burst: 180, disconnectAfter: Int.max),
+        allowedHosts: HostAllowList? = nil, connectionsPerAddress: Int = 32, maxConnections: Int? = nil,
+        handshakeTimeout: Int = 10, idlePingSeconds: Int = 30
     ) {
         self.host = host
         self.port = port
@@ -37,5 +53,11 @@ public struct EventServerConfiguration: Sendable {
         self.maxInboundMessageBytes = maxInboundMessageBytes
         self.rateLimit = rateLimit
         self.queueLimits = queueLimits
+        self.addressRateLimit = addressRateLimit
+        self.allowedHosts = allowedHosts
+        self.connectionsPerAddress = connectionsPerAddress
+        self.maxConnections = maxConnections
+        self.handshakeTimeout = handshakeTimeout
+        self.idlePingSeconds = idlePingSeconds
     }
 }

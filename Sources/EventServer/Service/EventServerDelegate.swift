@@ -5,7 +5,16 @@ public typealias ClientID = UInt64
 public struct ClientInfo: Sendable, Equatable {
     public var id: ClientID
     public var peerAddress: String
+    /// What per-address limits count by (`ClientAddress.key` of `peerAddress`).
+    public var address: String
     public var origin: String?
+
+    public init(id: ClientID, peerAddress: String, origin: String? = nil) {
+        self.id = id
+        self.peerAddress = peerAddress
+        self.address = ClientAddress.key(peerAddress)
+        self.origin = origin
+    }
 }
 
 /// Problems the transport detects itself and reports instead of delivering a message.

@@ -12,6 +12,8 @@ final class ClientConnection {
     var pendingClose: (status: UInt16, reason: String)?
     /// True once `lws_callback_on_writable` was requested and not yet served.
     var writeRequested = false
+    /// When the client was last told its address is over the shared limit.
+    var addressReported = -Double.infinity
 
     init(id: ClientID, wsi: OpaquePointer, queueLimits: OutboundQueue.Limits, rateLimiter: RateLimiter) {
         self.id = id

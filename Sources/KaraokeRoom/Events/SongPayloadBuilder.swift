@@ -22,7 +22,27 @@ enum SongPayloadBuilder {
             hasNotes: song.hasNotes)
     }
 
+    /// Lyric lines and syllables a song may have: every view gets the whole timeline once,
+    /// so a huge lyric file would cost every client megabytes.
+    static let maxLines = 2_000
+    static let maxSyllables = 20_000
+
+    /// Why the room refuses to offer this song (too large), or nil.
+    static func sizeProblem(of entry: CatalogEntry) -> String? {
+        guard let song = entry.song else { return nil }
+        let lines = song.parts.reduce(0) { $0 + $1.lines.count }
+        let file = song.source.path
+        if lines > maxLines { return "\(file): \(lines) lyric lines; a song may have at most \(maxLines)" }
+        let syllables = song.parts.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.syllables.count } }
+        if syllables > maxSyllables { return "\(file): \(syllables) syllables; a song may have at most \(maxSyllables)" }
+        return nil
+    }
+
     static func summary(for entry: CatalogEntry) -> SongSummary {
+        if let problem = sizeProblem(of: entry) {
+            return SongSummary(id: entry.id, title: entry.id, artist: "", duration: nil, duet: false, hasNotes: false,
+                               error: problem)
+        }
         guard let song = entry.song else {
             return SongSummary(id: entry.id, title: entry.id, artist: "", duration: nil, duet: false, hasNotes: false,
                                error: entry.error ?? "unreadable")

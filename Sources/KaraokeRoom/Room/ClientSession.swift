@@ -4,4 +4,8 @@ import EventServer
 struct ClientSession {
     var role: ClientRole = .display
     var name: String?
+    /// The per-address key of its peer (`ClientAddress`): PIN attempts and queue shares count by it.
+    var address = "?"
+    /// The song generation this client last received in full (`song` or `hello`).
+    var songGeneration: Int?
 }

@@ -8,13 +8,12 @@ import SongModel
 extension Room {
     func perform(_ command: ClientCommand, from client: ClientID, requestId: Int?) throws {
         switch command {
-        case .hello(let role, let pin, let name):
-            if role == .host && !options.pin.matches(pin) {
-                throw RoomCommandError("badPin", "wrong room PIN (it is printed where the server was started)")
-            }
+        case .hello(let role, let pin, let name, let token):
+            var issued: String?
+            if role == .host { issued = try authenticateHost(client, pin: pin, token: token) }
             clients[client]?.role = role
             clients[client]?.name = name
-            sendHello(to: client)
+            sendHello(to: client, hostToken: issued)
             return
         case .library:
             transport?.send(.library(LibraryPayload(songs: entries.map(SongPayloadBuilder.summary(for:)))), to: client)
@@ -93,15 +92,17 @@ extension Room {
                 try loadSong(entry.id)
                 startPlaying()
             } else {
-                _ = songQueue.append(songId: entry.id, title: SongPayloadBuilder.summary(for: entry).title,
-                                     artist: entry.song?.metadata.artist ?? "", requestedBy: requestedBy ?? clients[client]?.name)
-                broadcastQueue()
+                try enqueue(entry, requestedBy: requestedBy ?? clients[client]?.name, from: client)
+                return
             }
         case .queueRemove(let itemId):
             guard songQueue.remove(itemId: itemId) else { throw RoomCommandError("badArguments", "no queue item \(itemId)") }
             broadcastQueue()
         case .queueMove(let itemId, let to):
             guard songQueue.move(itemId: itemId, to: to) else { throw RoomCommandError("badArguments", "no queue item \(itemId)") }
+            broadcastQueue()
+        case .queueClear:
+            songQueue.removeAll()
             broadcastQueue()
         case .selectSinger(let singer, let part, let name):
             let partCount = max(1, current?.song.parts.count ?? 2)
@@ -160,6 +161,53 @@ extension Room {
         broadcastState()
     }
 
+    /// Checks a host `hello`: a valid session token, else the PIN — at most as often as the
+    /// address's back-off allows. Returns the new session token after a right PIN.
+    func authenticateHost(_ client: ClientID, pin: String?, token: String?) throws -> String? {
+        let now = MonotonicClock.now()
+        if hostSessions.isValid(token, now: now) { return nil }
+        guard let pin else {
+            throw RoomCommandError("badToken", "the host session has expired or is unknown; enter the room PIN")
+        }
+        let address = clients[client]?.address ?? "?"
+        if case .wait(let seconds) = pinAttempts.check(address, now: now) {
+            throw RoomCommandError("pinLocked", "too many wrong PINs from \(address); try again in \(Int(seconds.rounded(.up))) s")
+        }
+        guard options.pin.matches(pin) else {
+            let wait = pinAttempts.recordFailure(address, now: now)
+            let failures = pinAttempts.failures(of: address)
+            if case .log(let suppressed) = logThrottle.admit("pin", now: now) {
+                let note = suppressed > 0 ? " (\(suppressed) more wrong PINs not logged)" : ""
+                logger.warning("wrong room PIN from \(address) (\(failures) in a row; next try allowed in \(Int(wait.rounded(.up))) s)\(note)")
+            }
+            throw RoomCommandError("badPin", "wrong room PIN (it is printed where the server was started)")
+        }
+        pinAttempts.recordSuccess(address)
+        logger.info("host session opened from \(address)")
+        return hostSessions.issue(now: now)
+    }
+
+    /// Adds a guest's or host's request to the queue: a song already waiting is not added
+    /// twice, the queue and each guest address have a cap.
+    func enqueue(_ entry: CatalogEntry, requestedBy: String?, from client: ClientID) throws {
+        let title = SongPayloadBuilder.summary(for: entry).title
+        if let index = songQueue.items.firstIndex(where: { $0.songId == entry.id }) {
+            throw RoomCommandError("alreadyQueued", "\"\(title)\" is already in the queue (number \(index + 1))")
+        }
+        guard songQueue.items.count < options.maxQueue else {
+            throw RoomCommandError("queueFull", "the queue is full (\(options.maxQueue) songs); wait until some have been sung")
+        }
+        let session = clients[client]
+        let owner = session?.address ?? "?"
+        if session?.role != .host, songQueue.pending(of: owner) >= options.maxQueuedPerGuest {
+            throw RoomCommandError("tooManyQueued", "you already have \(options.maxQueuedPerGuest) songs waiting; wait until one has been sung")
+        }
+        _ = songQueue.append(songId: entry.id, title: title, artist: entry.song?.metadata.artist ?? "",
+                             requestedBy: requestedBy.map { String($0.prefix(40)) },
+                             owner: session?.role == .host ? nil : owner)
+        broadcastQueue()
+    }
+
     /// A monitor switch finished: everyone sees the state, the client who asked any failure.
     func monitoringSwitched(_ failure: RoomCommandError?, for client: ClientID, requestId: Int?) {
         queue.async { [self] in
@@ -214,6 +262,9 @@ extension Room {
         }
         guard entry.song != nil else {
             throw RoomCommandError("unreadableSong", "song \"\(songId)\" cannot be read: \(entry.error ?? "unknown error")")
+        }
+        if let problem = SongPayloadBuilder.sizeProblem(of: entry) {
+            throw RoomCommandError("songTooLarge", "song \"\(songId)\": \(problem)")
         }
         return entry
     }

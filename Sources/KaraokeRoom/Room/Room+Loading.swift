@@ -32,7 +32,7 @@ extension Room {
         totals = [:]
         linePositions = [:]
         logger.info("loading \(songId): \(song.metadata.artist) – \(song.metadata.title)")
-        transport?.broadcast(.song(SongChangePayload(song: payload)))
+        broadcastSong(payload)
     }
 
     /// A prepared track (or the reason there is none) arrived from the loader. Only the newest
@@ -57,7 +57,7 @@ extension Room {
             linePositions = [:]
             transport?.broadcast(.error(ErrorPayload(code: "loadFailed", message: "cannot play \"\(pending.songId)\": \(error)",
                                                      command: nil, id: nil)))
-            transport?.broadcast(.song(SongChangePayload(song: nil)))
+            broadcastSong(nil)
         }
         pending.resolve(failure)
         emitLinePositions(force: true)

@@ -26,21 +26,46 @@ extension Room {
 
     func broadcastState() { broadcast(statePayload()) }
 
+    /// The room's song changed: everyone gets it (or null) once.
+    func broadcastSong(_ payload: SongPayload?) {
+        songGeneration += 1
+        for id in clients.keys { clients[id]?.songGeneration = songGeneration }
+        transport?.broadcast(.song(SongChangePayload(song: payload)))
+    }
+
     func broadcast(_ state: StatePayload) {
         lastStateSent = MonotonicClock.now()
         latenciesSent = LatencyReadings(state)
         transport?.broadcast(.state(state))
     }
 
+    /// Sends the queue to everyone, at most once per `queueCoalescing` seconds: a burst of
+    /// edits costs one message per client, not one per edit.
     func broadcastQueue() {
-        transport?.broadcast(.queue(QueuePayload(queue: songQueue.items)))
+        guard !queueBroadcastPending else { return }
+        queueBroadcastPending = true
+        queue.asyncAfter(deadline: .now() + options.queueCoalescing) { [weak self] in
+            guard let self else { return }
+            queueBroadcastPending = false
+            transport?.broadcast(.queue(QueuePayload(queue: songQueue.items)))
+        }
     }
 
-    func sendHello(to client: ClientID) {
+    /// The full room to one client. The song's timeline goes only to a client that does not
+    /// have it yet (a role change keeps it: `songUnchanged`).
+    func sendHello(to client: ClientID, hostToken: String? = nil) {
         guard let session = clients[client] else { return }
-        transport?.send(.hello(HelloPayload(
-            clientId: client, role: session.role, room: options.name, song: current?.payload,
-            library: entries.map(SongPayloadBuilder.summary(for:)), state: statePayload(), results: results)), to: client)
+        let hasSong = session.songGeneration == songGeneration
+        var hello = HelloPayload(
+            clientId: client, role: session.role, room: options.name, song: hasSong ? nil : current?.payload,
+            library: entries.map(SongPayloadBuilder.summary(for:)), state: statePayload(), results: results)
+        if hasSong { hello.songUnchanged = true }
+        if let hostToken {
+            hello.hostToken = hostToken
+            hello.hostTokenExpiresIn = hostSessions.lifetime
+        }
+        clients[client]?.songGeneration = songGeneration
+        transport?.send(.hello(hello), to: client)
         if let current {
             let position = mediaPosition
             for (partIndex, timeline) in current.timelines.enumerated() {

@@ -19,6 +19,13 @@ public final class Room: @unchecked Sendable {
         public var stateInterval: Double
         /// Names of singers 1, 2, … at start (`serve --singer`); the rest keep "Singer n".
         public var singerNames: [String] = []
+        /// Songs the queue holds at most, and at most per guest address (hosts are exempt).
+        public var maxQueue = 50
+        public var maxQueuedPerGuest = 5
+        /// Queue changes within this many seconds go out as one `queue` event.
+        public var queueCoalescing = 0.1
+        /// Wrong-PIN back-off per address.
+        public var pinLimits = PinAttemptLimiter.Limits()
 
         public init(name: String = "karaoke", pin: RoomPin, audio: Bool, tickInterval: Double = 0.03, stateInterval: Double = 1) {
             self.name = name
@@ -59,6 +66,12 @@ public final class Room: @unchecked Sendable {
     var calibratingSinger: Int?
     var lastLatencyCheck = 0.0
     var timer: (any DispatchSourceTimer)?
+    lazy var pinAttempts = PinAttemptLimiter(limits: options.pinLimits)
+    var hostSessions = HostSessions()
+    var logThrottle = LogThrottle()
+    /// Bumped whenever the room's song changes (what `song` events carry).
+    var songGeneration = 0
+    var queueBroadcastPending = false
 
     public init(player: any RoomPlayer, catalog: any SongCatalog, options: Options,
                 logger: Logger = Logger(label: "karaoke.room")) {
@@ -130,7 +143,7 @@ public final class Room: @unchecked Sendable {
 
     func clientConnected(_ client: ClientInfo) {
         queue.async { [self] in
-            clients[client.id] = ClientSession()
+            clients[client.id] = ClientSession(address: client.address)
             sendHello(to: client.id)
         }
     }

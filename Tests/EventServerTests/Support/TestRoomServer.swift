@@ -16,7 +16,8 @@ final class TestRoomServer {
          allowedOrigins: [String] = [], loadSong: Bool = true,
          leaderboard: (any RoomLeaderboard)? = nil, monitoring: SingerMonitoring? = nil,
          liveSession: (any RoomLiveSession)? = nil,
-         roomPlayer: (any RoomPlayer)? = nil, catalog: any SongCatalog = TestSong.catalog) throws {
+         roomPlayer: (any RoomPlayer)? = nil, catalog: any SongCatalog = TestSong.catalog,
+         configure: (inout Room.Options) -> Void = { _ in }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-es-\(UUID().uuidString)")
         let publicDir = root.appendingPathComponent("public")
         try FileManager.default.createDirectory(at: publicDir.appendingPathComponent("js"), withIntermediateDirectories: true)
@@ -32,8 +33,9 @@ final class TestRoomServer {
         try "top secret".write(to: root.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
 
         player = ClockPlayer()
-        room = Room(player: roomPlayer ?? player, catalog: catalog,
-                    options: .init(pin: RoomPin(Self.pin)!, audio: false, tickInterval: 0.02, stateInterval: 0.5))
+        var options = Room.Options(pin: RoomPin(Self.pin)!, audio: false, tickInterval: 0.02, stateInterval: 0.5)
+        configure(&options)
+        room = Room(player: roomPlayer ?? player, catalog: catalog, options: options)
         server = EventServer(configuration: EventServerConfiguration(
             host: "127.0.0.1", port: 0, publicDirectory: publicDir.path, pageRoutes: ["/remote": "remote.html"],
             allowedOrigins: allowedOrigins, rateLimit: rateLimit, queueLimits: queueLimits))
