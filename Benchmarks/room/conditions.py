@@ -34,17 +34,28 @@ class Condition:
     delay_ms: float = 0.0      # loudspeaker → mic delay of the backing
     difficulties: tuple = ("medium",)
     seed: int = 0
+    detail: str = ""           # shown next to the voice (e.g. the octave-down range)
 
     def slug(self):
-        return "".join(c if c.isalnum() or c in "+-." else "_" for c in self.name) + f"-{self.voice}"
+        return "".join(c if c.isalnum() or c in "+-." else "_" for c in self.name) + f"-{self.voice}-s{self.seed}"
+
+
+LOWEST_HZ = 65.0  # C2, a low bass's floor; the octave-down singer goes no lower
 
 
 def bass_octaves(song):
-    """Whole octaves down that put the song's median note at or below 160 Hz (bass/baritone)."""
+    """Whole octaves down that put the song's median note at or below 160 Hz (bass/baritone range),
+    but never the lowest note below LOWEST_HZ; at least one."""
+    lowest = 440 * 2 ** ((min(n[2] for n in song.notes) - 69) / 12)
     k = 1
-    while song.median_hz / 2 ** k > 160:
+    while song.median_hz / 2 ** k > 160 and lowest / 2 ** (k + 1) >= LOWEST_HZ:
         k += 1
     return k
+
+
+def range_text(song, k):
+    notes = [440 * 2 ** ((n[2] - 69) / 12) / 2 ** k for n in song.notes]
+    return f"{min(notes):.0f}–{max(notes):.0f} Hz, median {song.median_hz / 2 ** k:.0f}"
 
 
 def for_song(song, quick, seed):
@@ -55,16 +66,18 @@ def for_song(song, quick, seed):
     down = bass_octaves(song)
     has_backing = song.backing_path is not None
     cs = [Condition("clean", "sung", "en+f2", seed=seed + 1),
-          Condition(f"octave-down ({down} oct)", "sung", "en+m3", octaves_down=down, seed=seed + 2)]
+          Condition("octave-down", "sung", "en+m3", octaves_down=down, seed=seed + 2,
+                    detail=f"−{down} oct: {range_text(song, down)}")]
     if song.key == "demo":
-        cs += [Condition(f"+1 st ({plus1:+.0f} c)", "sung", "en+f2", cents=plus1, difficulties=("medium", "hard"), seed=seed + 3),
+        cs += [Condition("+1 st", "sung", "en+f2", cents=plus1, difficulties=("medium", "hard"), seed=seed + 3,
+                         detail=f"{plus1:+.1f} cents"),
                Condition("talker", "talker", "en"),
                Condition("silence", "silence", "")]
         if not quick:
             cs += [Condition("clean", "sung", "en+m3", seed=seed + 4),
                    Condition("clean", "sung", "de", seed=seed + 5)]
-    elif not quick:
-        cs += [Condition("clean", "sung", "en+m3", seed=seed + 4)]
+    elif not quick:  # corpus songs sit in a soprano/alto range: a second female voice
+        cs += [Condition("clean", "sung", "en+f4", seed=seed + 4)]
     if has_backing:
         cs += [Condition("backing alone", "backing", "", backing_db=0.0, rt60=0.5, delay_ms=delay()),
                Condition("backing -6 dB RT60 0.5", "sung", "en+f2", backing_db=-6, rt60=0.5, delay_ms=delay(), seed=seed + 1)]
@@ -75,8 +88,9 @@ def for_song(song, quick, seed):
             for rt in (0.3, 0.9):
                 cs.append(Condition(f"backing -6 dB RT60 {rt}", "sung", "en+f2", backing_db=-6, rt60=rt,
                                     delay_ms=delay(), seed=seed + 1))
-            cs.append(Condition(f"octave-down ({down} oct) + backing -6 dB", "sung", "en+m3", octaves_down=down,
-                                backing_db=-6, rt60=0.5, delay_ms=delay(), seed=seed + 2))
+            cs.append(Condition("octave-down + backing -6 dB RT60 0.5", "sung", "en+m3", octaves_down=down,
+                                backing_db=-6, rt60=0.5, delay_ms=delay(), seed=seed + 2,
+                                detail=f"−{down} oct: {range_text(song, down)}"))
     return cs
 
 
