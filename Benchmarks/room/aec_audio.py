@@ -45,13 +45,22 @@ def score(karaoke, wavs):
         aec = os.path.join(OUT, f"{name}-aec.wav")
         row = {"recording": name, "raw": metrics.score(karaoke, SONG, w, "medium"),
                "aec": metrics.score(karaoke, SONG, aec, "medium")}
+        truth = np.loadtxt(w[:-4] + "-truth.csv", delimiter=",", skiprows=1, ndmin=2)[:, 1]
+        grid = np.arange(len(truth)) * 0.01
+        for key, path in (("raw", w), ("aec", aec)):
+            t = metrics.Tally()
+            t.add(truth, metrics.on_grid(*metrics.pitch_ours(karaoke, path), grid))
+            rpa, _, _, vfa = t.row() if t.v else (float("nan"),) * 3 + (t.fa / max(1, t.uv),)
+            row[f"{key}_rpa"], row[f"{key}_vfa"] = rpa, vfa
         rows.append(row)
     with open(os.path.join(OUT, "..", "aec.json"), "w") as fh:
         json.dump({"karaoke": karaoke, "rows": rows}, fh, indent=1)
-    print("| recording | medium, mic as recorded | medium, after webrtc AEC |")
-    print("|---|---|---|")
+    print("| recording | medium, mic as recorded | medium, after webrtc AEC | RPA / VFA as recorded | RPA / VFA after AEC |")
+    print("|---|---|---|---|---|")
+    f = lambda x: "-" if np.isnan(x) else f"{x:.3f}"  # noqa: E731
     for r in rows:
-        print(f"| {r['recording']} | {r['raw']} | {r['aec']} |")
+        print(f"| {r['recording']} | {r['raw']} | {r['aec']} | {f(r['raw_rpa'])} / {f(r['raw_vfa'])} | "
+              f"{f(r['aec_rpa'])} / {f(r['aec_vfa'])} |")
 
 
 def main():

@@ -34,12 +34,25 @@ def log(*a):
     print(*a, file=sys.stderr, flush=True)
 
 
+def score(karaoke, song_path, wav, difficulty, row, extra=()):
+    """A total, or None with the failure logged and kept in the row (the run goes on)."""
+    try:
+        return metrics.score(karaoke, song_path, wav, difficulty, extra=extra)
+    except RuntimeError as error:
+        log(f"FAILED: {error}")
+        row.setdefault("errors", []).append(str(error))
+        return None
+
+
 def score_targets(song_key, rows):
     """Attach the issue's acceptance target and verdict to each score row of one song."""
-    clean = next((r["medium"] for r in rows if r["condition"] == "clean"), None)
+    clean = next((r["medium"] for r in rows if r["condition"] == "clean" and r["medium"] is not None), None)
     for r in rows:
         name, med, hard = r["condition"], r["medium"], r.get("hard")
         target, ok = "", None
+        if med is None:
+            r["target"], r["pass"] = "", False
+            continue
         if name == "clean" and song_key in ("demo", "invaders"):
             target, ok = "≥ 9000", med >= 9000
         elif name == "octave-down" and clean is not None and song_key in ("demo", "invaders"):
@@ -85,13 +98,13 @@ def main():
                    "backing_delay_ms": c.delay_ms if c.backing_db is not None else None, "mic_delay_ms": 0, "wav": wav}
             for diff in c.difficulties:
                 if opts["no_backing"] and song.backing_path:
-                    row[diff] = metrics.score(karaoke, path, wav, diff)  # the song's backing is the default reference
-                    row[f"{diff}_no_ref"] = metrics.score(karaoke, path, wav, diff, extra=["--no-backing"])
+                    row[diff] = score(karaoke, path, wav, diff, row)  # the song's backing is the default reference
+                    row[f"{diff}_no_ref"] = score(karaoke, path, wav, diff, row, ["--no-backing"])
                 elif opts["backing"] and song.backing_path:
-                    row[diff] = metrics.score(karaoke, path, wav, diff, extra=["--backing", song.backing_path])
-                    row[f"{diff}_no_ref"] = metrics.score(karaoke, path, wav, diff)
+                    row[diff] = score(karaoke, path, wav, diff, row, ["--backing", song.backing_path])
+                    row[f"{diff}_no_ref"] = score(karaoke, path, wav, diff, row)
                 else:
-                    row[diff] = metrics.score(karaoke, path, wav, diff)
+                    row[diff] = score(karaoke, path, wav, diff, row)
             rows.append(row)
             if truth is not None:
                 samples, rate = soundfile.read(wav, dtype="float32")
@@ -188,7 +201,7 @@ def print_markdown(r):
         if ref:
             line += f" {fmt(s.get('medium_no_ref'))} | {fmt(s.get('hard_no_ref'))} |"
         verdict = "" if s["pass"] is None else ("yes" if s["pass"] else "**NO**")
-        print(line + f" {s['target']} | {verdict} |")
+        print(line + f" {s['target']} | {verdict} |" + (" failed: see JSON" if s.get("errors") else ""))
     print("\nPitch accuracy, pooled over the clips of each condition (10 ms frames, 50 cent tolerance):\n")
     print("| condition | tracker | clips | RPA | RCA | voicing recall | voicing false alarm |")
     print("|---|---|---|---|---|---|---|")

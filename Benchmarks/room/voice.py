@@ -74,7 +74,7 @@ def syllable_text(text):
 def frame_map(n_in, v0, v1, lead, n_out):
     """Input frame position for each output frame: lead consonant 1:1, nucleus stretched, tail 1:1."""
     tail_in = n_in - v1
-    tail = min(tail_in, int(n_out * TAIL_SHARE))
+    tail = min(tail_in, int((n_out - lead) * TAIL_SHARE))  # a share of the note, so the nucleus keeps ≥ 75 %
     body = max(1, n_out - lead - tail)
     head = np.linspace(v0 - lead, v0, lead, endpoint=False) if lead else np.zeros(0)
     mid = np.linspace(v0, v1 - 1, body)
