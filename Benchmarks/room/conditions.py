@@ -128,8 +128,10 @@ def record(song, c):
     n = int(song.seconds * RATE)
     frames = int(song.seconds / voice.HOP) + 1
     rng = np.random.default_rng(c.seed + 1000)  # mic noise
+    dry_for_check = None
     if c.kind == "sung":
         dry, truth = dry_voice(song, c, folder, tag)
+        dry_for_check = dry
     elif c.kind == "talker":
         dry = _cached(os.path.join(folder, f"talker-{c.voice}-{tag}.npz"),
                       lambda: (voice.speak_lines(song.lines, c.voice, song.seconds), np.zeros(frames)))[0]
@@ -156,7 +158,7 @@ def record(song, c):
         truth = np.pad(truth, (0, max(0, frames - len(truth))))[:frames]
         np.savetxt(path[:-4] + "-truth.csv", np.c_[np.arange(frames) * voice.HOP, truth], fmt="%.4f",
                    delimiter=",", header="time_s,f0_hz", comments="")
-    info = {**asdict(c), "song": song.key, "wav": path, "mic_delay_ms": 0}
+    info = {**asdict(c), "song": song.key, "wav": path, "mic_delay_ms": 0, "dry_voice": dry_for_check}
     with open(path[:-4] + ".json", "w") as fh:
-        json.dump(info, fh, indent=1)
+        json.dump({k: v for k, v in info.items() if k != "dry_voice"}, fh, indent=1)
     return path, truth, info

@@ -113,6 +113,8 @@ def main():
                 if c.backing_db is not None:
                     runs["ours --backing"] = metrics.pitch_ours(karaoke, wav, song.backing_path)
                 runs["aubio yinfft"] = metrics.pitch_aubio(samples, rate)
+                if info.get("dry_voice") is not None:
+                    runs["WORLD DIO, dry voice (truth check)"] = metrics.truth_check(info["dry_voice"], rate)
                 clip = {"song": key, "condition": c.name, "voice": (c.voice or "-") + (f" ({c.detail})" if c.detail else "")}
                 for tracker, (times, f0) in runs.items():
                     est = metrics.on_grid(times, f0, grid)
@@ -214,12 +216,13 @@ def print_markdown(r):
     for c in r["pitch_targets"]:
         print(f"| {c['what']} | {c['target']} | {fmt(c['value'])} | {'yes' if c['pass'] else '**NO**'} |")
     print("\nPer-clip RPA (target: no clip below 0.90):\n")
-    print("| song | condition | voice | ours | ours --backing | aubio yinfft |")
-    print("|---|---|---|---|---|---|")
+    print("| song | condition | voice | ours | ours --backing | aubio yinfft | WORLD DIO, dry voice (truth check) |")
+    print("|---|---|---|---|---|---|---|")
     for c in r["clips"]:
-        mark = lambda k: fmt(c.get(k)) + (" **< 0.90**" if c.get(k, 1) < 0.90 else "")  # noqa: E731
+        mark = lambda k: fmt(c.get(k)) + (" **< 0.90**" if round(c.get(k, 1), 3) < 0.90 else "")  # noqa: E731
         print(f"| {c['song']} | {c['condition']} | {c['voice']} | {mark('ours')} | "
-              f"{mark('ours --backing')} | {fmt(c.get('aubio yinfft'))} |")
+              f"{mark('ours --backing')} | {fmt(c.get('aubio yinfft'))} | "
+              f"{fmt(c.get('WORLD DIO, dry voice (truth check)'))} |")
 
 
 if __name__ == "__main__":

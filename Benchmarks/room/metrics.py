@@ -48,3 +48,12 @@ def rpa(truth, est):
     t = Tally()
     t.add(truth, est)
     return t.row()[0] if t.v else float("nan")
+
+
+def truth_check(dry, rate):
+    """WORLD's own analyser (DIO + StoneMask) on the dry voice, before the room: how far a good
+    tracker can agree with the imposed f0 at all (the ceiling the ground truth allows)."""
+    import pyworld
+    x = np.asarray(dry, dtype=np.float64)
+    f0, t = pyworld.dio(x, rate, f0_floor=50.0, f0_ceil=1100.0, frame_period=10.0)
+    return t, pyworld.stonemask(x, f0, t, rate)
