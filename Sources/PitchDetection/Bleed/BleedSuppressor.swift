@@ -20,6 +20,13 @@ final class BleedSuppressor {
     private let crossRe: UnsafeMutablePointer<Float>
     private let crossIm: UnsafeMutablePointer<Float>
     private let backingPower: UnsafeMutablePointer<Float>
+    private let tail: UnsafeMutablePointer<Float>
+    private let cleaned: UnsafeMutablePointer<Float>
+    /// The microphone's power before suppression and what is left of it (≥ 0), last frame.
+    private let original: UnsafeMutablePointer<Float>
+    private var active = false
+    private let tailDecay: Float
+    private let tailWeight: Float
     private let smoothing: Float
     private let overSubtraction: Float
     private let floor: Float
@@ -35,6 +42,14 @@ final class BleedSuppressor {
         crossRe.initialize(repeating: 0, count: bins)
         crossIm.initialize(repeating: 0, count: bins)
         backingPower.initialize(repeating: 0, count: bins)
+        tail = .allocate(capacity: bins)
+        tail.initialize(repeating: 0, count: bins)
+        cleaned = .allocate(capacity: bins)
+        cleaned.initialize(repeating: 0, count: bins)
+        original = .allocate(capacity: bins)
+        original.initialize(repeating: 0, count: bins)
+        tailDecay = configuration.tailDecay
+        tailWeight = configuration.tailWeight
         smoothing = configuration.transferSmoothing
         overSubtraction = configuration.overSubtraction
         floor = configuration.spectralFloor
@@ -44,6 +59,9 @@ final class BleedSuppressor {
         crossRe.deallocate()
         crossIm.deallocate()
         backingPower.deallocate()
+        tail.deallocate()
+        cleaned.deallocate()
+        original.deallocate()
     }
 
     /// - Parameters:
@@ -62,10 +80,12 @@ final class BleedSuppressor {
             energy += v * v
         }
         for i in length..<fft.size { input[i] = 0 }
-        guard energy > 1e-10 else { return 1 }
+        active = energy > 1e-10
+        guard active else { return 1 }
         fft.forward()
         let a = smoothing, oneMinusA = 1 - smoothing
-        var before: Float = 0, after: Float = 0
+        var before: Float = 0, after: Float = 0, bleedTotal: Float = 0
+        let d = tailDecay, oneMinusD = 1 - tailDecay
         for k in 0..<fft.bins {
             let (br, bi) = fft.spectrum[k]
             let (mr, mi) = micSpectrum[k]
@@ -75,19 +95,51 @@ final class BleedSuppressor {
             backingPower[k] = a * backingPower[k] + oneMinusA * pb
             let sbb = backingPower[k]
             before += micPower[k]
-            guard sbb > 1e-20 else { after += micPower[k]; continue }
+            original[k] = micPower[k]
+            guard sbb > 1e-20 else { cleaned[k] = micPower[k]; continue }
             let gain = (crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]) / (sbb * sbb)
-            let bleedPower = overSubtraction * gain * pb
-            let cleaned = micPower[k] - bleedPower
-            micPower[k] = max(cleaned, floor * micPower[k])
+            let direct = gain * pb
+            tail[k] = d * tail[k] + oneMinusD * direct
+            let bleedPower = max(direct, tailWeight * tail[k])
+            bleedTotal += bleedPower
+            cleaned[k] = micPower[k] - overSubtraction * bleedPower
+        }
+        // A spectrally flat floor: what is left of the bleed looks like noise, not like the
+        // backing's harmonics, so a frame with no voice in it has no periodicity left.
+        let flat = floor * bleedTotal / Float(fft.bins)
+        for k in 0..<fft.bins {
+            micPower[k] = max(cleaned[k], flat)
+            cleaned[k] = max(cleaned[k], 0)
             after += micPower[k]
         }
         return before > 0 ? after / before : 1
+    }
+
+    /// Share of the microphone's power at the harmonics of `lag` (period in analysis samples)
+    /// that is not explained by the bleed, in the last suppressed frame (1 without a backing).
+    /// A period the voice sings has power of its own at its harmonics even when the backing is
+    /// louder overall; a period that only the backing (or its reverberation) carries has none.
+    func harmonicVoiceShare(lag: Float) -> Float {
+        guard active, lag > 0 else { return 1 }
+        let spacing = Float(fft.size) / lag
+        var voice: Float = 0, total: Float = 0
+        var h: Float = 1
+        while true {
+            let centre = Int((h * spacing).rounded())
+            if centre + 2 >= fft.bins { break }
+            for k in max(0, centre - 2)...(centre + 2) {
+                voice += cleaned[k]
+                total += original[k]
+            }
+            h += 1
+        }
+        return total > 0 ? voice / total : 1
     }
 
     func reset() {
         crossRe.update(repeating: 0, count: fft.bins)
         crossIm.update(repeating: 0, count: fft.bins)
         backingPower.update(repeating: 0, count: fft.bins)
+        tail.update(repeating: 0, count: fft.bins)
     }
 }

@@ -54,6 +54,9 @@ public struct BleedConfiguration: Sendable, Equatable {
     public var spectralFloor: Float = 0.02
     /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s).
     public var transferSmoothing: Float = 0.97
+    /// Reverberation tail: per-frame decay of the smoothed bleed power, and its weight.
+    public var tailDecay: Float = 0.8
+    public var tailWeight: Float = 0.7
     /// Length of the cross-correlation block for delay estimation, seconds.
     public var delayBlockSeconds: Double = 0.5
 
