@@ -203,7 +203,9 @@ public final class PitchDetector: @unchecked Sendable {
 
         if withBacking {
             let aligned = backingHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
-            bleed.suppress(micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned)
+            bleed.suppress(
+                micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned,
+                delay: delayEstimator.delay)
         }
         guard difference.evaluate() else {
             gate.reset()
