@@ -54,12 +54,13 @@ public struct BleedConfiguration: Sendable, Equatable {
     /// Spectral floor: the cleaned power never drops below this share of the mean bleed power
     /// per bin (flat, so a bleed-only frame is left without periodicity).
     public var spectralFloor: Float = 0.02
-    /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.99 ≈ 1 s): long enough
-    /// that a voice doubling a backing note for a whole note does not pass for bleed.
-    public var transferSmoothing: Float = 0.99
+    /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s). Longer
+    /// memories protect a voice doubling a backing note better but left more reverberant
+    /// bleed unexplained (docs/pitch.md).
+    public var transferSmoothing: Float = 0.97
     /// A bin's bleed gain is capped at this multiple of the mean gain within ± `bins/32` bins
     /// (0 = no cap).
-    public var gainCeiling: Float = 4
+    public var gainCeiling: Float = 2
     /// Reverberation tail: per-frame (10 ms) decay of the smoothed bleed power, and its weight
     /// in the bleed estimate.
     public var tailDecay: Float = 0.9
