@@ -38,16 +38,16 @@ import Testing
         }
     }()
 
-    /// Loudspeaker → microphone: direct sound 20 ms late, then 300 seeded reflections decaying
+    /// Loudspeaker → microphone: direct sound 20 ms late, then 120 seeded reflections decaying
     /// with an RT60 of 0.5 s over 0.6 s (reverberant energy about equal to the direct sound).
     static let roomBleed: [Float] = {
         let delay = Int(0.020 * rate)
-        let noise = TestSignals.noise(count: 600, amplitude: 1, seed: 0xB1EED)
+        let noise = TestSignals.noise(count: 240, amplitude: 1, seed: 0xB1EED)
         var taps: [(Int, Float)] = [(delay, 1)]
-        for r in 0..<300 {
+        for r in 0..<120 {
             let position = delay + Int(3 + Double(abs(noise[2 * r])) * 0.6 * rate)
             let t = Double(position - delay) / rate
-            taps.append((position, 0.16 * noise[2 * r + 1] * Float(pow(10, -3 * t / 0.5))))
+            taps.append((position, 0.25 * noise[2 * r + 1] * Float(pow(10, -3 * t / 0.5))))
         }
         var out = [Float](repeating: 0, count: backing.count)
         for (position, gain) in taps where position < out.count {
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func sungNotesSurviveBleedLouderThanTheVoice() {
-        // The old rule (a quarter of the whole frame's power must survive) dropped 29 % of
+        // The old rule (a quarter of the whole frame's power must survive) dropped 27 % of
         // these frames: the bleed is 3 dB louder than the voice, yet the voice owns its
         // harmonics. (What is still lost is mostly the note doubling the chord's 330 Hz.)
         let frames = PitchDetector(sampleRate: Self.rate).analyze(Self.microphone(bleedDb: 3), backing: Self.backing)
@@ -102,7 +102,7 @@ import Testing
 
     @Test func restsUnderQuietBleedAreNotSung() {
         // A loud voice over quiet bleed used to lock the delay estimate at its limit, and the
-        // unaligned backing left the rests' bleed in place (38 % of them called sung).
+        // unaligned backing left the rests' bleed in place (28 % of them called sung).
         let frames = PitchDetector(sampleRate: Self.rate).analyze(Self.microphone(bleedDb: -20), backing: Self.backing)
         let rests = Self.judged(frames).filter { Self.truth($0.time) == 0 }
         let voiced = Double(rests.filter(\.isVoiced).count) / Double(rests.count)
