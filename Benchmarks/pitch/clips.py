@@ -211,8 +211,9 @@ def room_path(seed, rate=RATE):
     rt60 = float(rng.uniform(0.22, 0.55))  # ISM tails run long: measured 0.3–0.8 s
     dims = [float(rng.uniform(4, 8)), float(rng.uniform(3.5, 6)), float(rng.uniform(2.5, 3.2))]
     absorption, max_order = pra.inverse_sabine(rt60, dims)
-    room = pra.ShoeBox(dims, fs=rate, materials=pra.Material(absorption), max_order=max_order,
-                       use_rand_ism=True, max_rand_disp=0.05)
+    # Plain image sources: pyroomacoustics' randomised variant draws from numpy's global
+    # generator, which made the rooms differ from run to run.
+    room = pra.ShoeBox(dims, fs=rate, materials=pra.Material(absorption), max_order=max_order)
     mic = np.array([dims[0] * 0.5, dims[1] * 0.4, 1.5])
     distance = float(rng.uniform(1.5, 4.0))
     angle = float(rng.uniform(0, 2 * np.pi))
