@@ -100,14 +100,11 @@ final class BleedSuppressor {
     ///   - micSpectrum: the microphone window's spectrum (same window, same FFT size).
     ///   - micPower: its power spectrum, cleaned in place.
     ///   - backing: the delay-aligned backing window, `length` samples.
-    ///   - delay: the alignment used; when it changes the path estimate starts over.
-    /// - Returns: the share of the microphone's power left after suppression (1 when the
-    ///   backing is silent): a frame that is mostly bleed cannot be a sung note.
-    @discardableResult
+    ///   - delay: the alignment used; when it changes, the older cross-spectra are down-weighted.
     func suppress(
         micSpectrum: UnsafePointer<fftwf_complex>, micPower: UnsafeMutablePointer<Float>,
         backing: UnsafePointer<Float>, delay: Int
-    ) -> Float {
+    ) {
         if delay != pathDelay {
             // Cross-spectra made at another alignment describe this one only roughly (a
             // sustained partial's cross-power does not depend on it): they are kept, but new
@@ -125,14 +122,13 @@ final class BleedSuppressor {
         }
         for i in length..<fft.size { input[i] = 0 }
         active = energy > 1e-10
-        guard active else { return 1 }
+        guard active else { return }
         fft.forward()
-        // A plain running mean until the exponential memory is full, so the long memory does
-        // not make the start slow: a voice holding one of the backing's notes stays coherent
-        // with it for a whole note and must not be taken for bleed (short memories did).
+        // A plain running mean until the exponential memory is full: usable from the first
+        // frames, and no start-up bias towards zero.
         averaged += 1
         let a = min(smoothing, 1 - 1 / Float(averaged)), oneMinusA = 1 - a
-        var before: Float = 0, after: Float = 0, bleedTotal: Float = 0
+        var bleedTotal: Float = 0
         for k in 0..<fft.bins {
             let (br, bi) = fft.spectrum[k]
             let (mr, mi) = micSpectrum[k]
@@ -149,7 +145,6 @@ final class BleedSuppressor {
         let d = tailDecay, oneMinusD = 1 - tailDecay
         let reach = ceilingReach, bins = fft.bins
         for k in 0..<bins {
-            before += micPower[k]
             original[k] = micPower[k]
             var g = gain[k]
             if gainCeiling > 0 {
@@ -171,9 +166,7 @@ final class BleedSuppressor {
         for k in 0..<fft.bins {
             micPower[k] = max(cleaned[k], flat)
             cleaned[k] = max(cleaned[k], 0)
-            after += micPower[k]
         }
-        return before > 0 ? after / before : 1
     }
 
     /// Share of the microphone's power at the harmonics of `lag` (period in analysis samples)
