@@ -1,4 +1,5 @@
 import CFFTW
+import Foundation
 
 /// Finds how late the backing track arrives in the microphone (GCC-PHAT).
 ///
@@ -18,6 +19,10 @@ final class DelayEstimator {
     private let micFFT: RealFFT
     private let backingFFT: RealFFT
     private let accumulated: UnsafeMutablePointer<fftwf_complex>
+    /// Hann taper on the microphone block: an untapered block starts and ends with a step, and
+    /// after the phase transform the steps of both blocks correlate at the largest lag, which
+    /// won against a quiet bleed under a loud voice (delay stuck at 150–250 ms instead of 20 ms).
+    private let taper: UnsafeMutablePointer<Float>
     private var untilNextEstimate: Int
 
     init(blockLength: Int, maxDelay: Int, initialDelay: Int) {
@@ -32,10 +37,17 @@ final class DelayEstimator {
         backingFFT = RealFFT(size: size, measure: false)
         accumulated = .allocate(capacity: size / 2 + 1)
         accumulated.initialize(repeating: (0, 0), count: size / 2 + 1)
+        taper = .allocate(capacity: blockLength)
+        for i in 0..<blockLength {
+            taper[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(blockLength)))
+        }
         untilNextEstimate = blockLength + maxDelay
     }
 
-    deinit { accumulated.deallocate() }
+    deinit {
+        accumulated.deallocate()
+        taper.deallocate()
+    }
 
     @inline(__always)
     func push(mic m: Float, backing b: Float) {
@@ -52,7 +64,7 @@ final class DelayEstimator {
         let size = micFFT.size
         let m = mic.latest(blockLength), b = backing.latest(blockLength + maxDelay)
         var micEnergy: Float = 0, backingEnergy: Float = 0
-        for i in 0..<blockLength { micFFT.input[i] = m[i]; micEnergy += m[i] * m[i] }
+        for i in 0..<blockLength { micFFT.input[i] = m[i] * taper[i]; micEnergy += m[i] * m[i] }
         for i in blockLength..<size { micFFT.input[i] = 0 }
         for i in 0..<(blockLength + maxDelay) { backingFFT.input[i] = b[i]; backingEnergy += b[i] * b[i] }
         for i in (blockLength + maxDelay)..<size { backingFFT.input[i] = 0 }

@@ -49,17 +49,28 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
 public struct BleedConfiguration: Sendable, Equatable {
     /// Largest delay of the backing in the microphone searched by the aligner, seconds.
     public var maxDelaySeconds: Double = 0.25
-    /// Voicing with a backing: at least this share of the microphone's power must remain after
-    /// suppression (a frame that is mostly bleed is not sung).
-    public var minimumVoiceShare: Float = 0.25
+    /// Voicing with a backing: at the harmonics of the chosen period, at least this share of the
+    /// microphone's power must be left after subtracting the bleed (else the period is the
+    /// backing's, not the singer's).
+    public var minimumVoiceShare: Float = 0.2
     /// Delay assumed before the first estimate is ready, seconds.
     public var initialDelaySeconds: Double = 0
     /// Over-subtraction factor on the estimated bleed power.
     public var overSubtraction: Float = 2.0
-    /// Spectral floor: the cleaned power never drops below this share of the microphone power.
+    /// Spectral floor: the cleaned power never drops below this share of the mean bleed power
+    /// per bin (flat, so a bleed-only frame is left without periodicity).
     public var spectralFloor: Float = 0.02
-    /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s).
+    /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s). Longer
+    /// memories protect a voice doubling a backing note better but left more reverberant
+    /// bleed unexplained (docs/pitch.md).
     public var transferSmoothing: Float = 0.97
+    /// A bin's bleed gain is capped at this multiple of the mean gain within ± `bins/32` bins
+    /// (0 = no cap).
+    public var gainCeiling: Float = 2
+    /// Reverberation tail: per-frame (10 ms) decay of the smoothed bleed power, and its weight
+    /// in the bleed estimate.
+    public var tailDecay: Float = 0.9
+    public var tailWeight: Float = 1
     /// Length of the cross-correlation block for delay estimation, seconds.
     public var delayBlockSeconds: Double = 0.5
 

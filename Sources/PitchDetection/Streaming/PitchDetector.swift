@@ -211,10 +211,11 @@ public final class PitchDetector: @unchecked Sendable {
         let centreShare = whole > 0 ? (centre / Float(hop)) / meanPower : 0
         _ = difference.load(cutHistory.latest(difference.length))
 
-        var voiceShare: Float = 1
         if withBacking {
             let aligned = backingHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
-            voiceShare = bleed.suppress(micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned)
+            bleed.suppress(
+                micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned,
+                delay: delayEstimator.delay)
         }
         guard difference.evaluate() else {
             gate.reset()
@@ -239,6 +240,7 @@ public final class PitchDetector: @unchecked Sendable {
         var frequency = Float(analysisRate) / candidate.lag
         let inRange = frequency >= Float(configuration.minFrequency) * 0.97
             && frequency <= Float(configuration.maxFrequency) * 1.03
+        let voiceShare = withBacking ? bleed.harmonicVoiceShare(lag: candidate.lag) : 1
         let mostlyVoice = voiceShare >= configuration.bleed.minimumVoiceShare
         let voiced = gate.decide(clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
         if !voiced { frequency = 0 }
