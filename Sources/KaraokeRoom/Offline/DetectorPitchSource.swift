@@ -11,8 +11,13 @@ public struct DetectorPitchSource: PitchSampleSource {
     }
 
     public func pitchSamples(of mono: [Float], sampleRate: Double) -> [PitchSample] {
+        pitchSamples(of: mono, sampleRate: sampleRate, backing: nil)
+    }
+
+    /// With `backing`, the detector suppresses the backing bleeding into the recording.
+    public func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?) -> [PitchSample] {
         let detector = PitchDetector(sampleRate: sampleRate, configuration: configuration)
-        return detector.analyze(mono).map(Self.sample)
+        return detector.analyze(mono, backing: backing).map(Self.sample)
     }
 
     /// Frame time is the centre of the analysis window: when the sound was in the recording.
