@@ -102,12 +102,20 @@ extension PulseAudioTests {
         withReference.start()
         withoutReference.start()
         room.engine.play()
-        while room.engine.position < Self.span + micDelay + 0.3 { Thread.sleep(forTimeInterval: 0.05) }
+        var shown = -1.0
+        while room.engine.position < Self.span + micDelay + 0.3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            if room.engine.position > shown + 3 {
+                shown = room.engine.position
+                print("t \(shown) lines \(suppressed.all.count) \(unsuppressed.all.count)")
+            }
+        }
         _ = withReference.stop()
         _ = withoutReference.stop()
         room.engine.stop()
 
         let with = Self.total(suppressed.all), without = Self.total(unsuppressed.all)
+        print("with \(suppressed.all.map { "\($0.lineIndex):\(Int($0.score))+\(Int($0.bonus))" }) without \(unsuppressed.all.map { "\($0.lineIndex):\(Int($0.score))+\(Int($0.bonus))" })")
         print("backing alone at the mic, live: \(Int(with)) with the played backing as reference, \(Int(without)) without")
         #expect(suppressed.all.count >= 4)
         #expect(with <= 300, "the backing alone scored \(with) live")

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Capture host time → output frame played then (the playback clock) → that frame of the
-/// rendered output, at the microphone's rate, `lead` early, continuous across blocks.
+/// rendered output, at the microphone's rate, `lead` ahead, continuous across blocks.
 @Suite struct PlayedBackingAlignerTests {
     static let outRate = 48_000.0
 
@@ -32,20 +32,20 @@ import Testing
         return out
     }
 
-    @Test func referenceIsWhatPlayedAtCaptureTimeLeadEarlyAndContinuous() {
+    @Test func referenceIsWhatPlayedAtCaptureTimeLeadAheadAndContinuous() {
         let (tap, clock) = rig()
         let aligner = PlayedBackingAligner(tap: tap, clock: clock, micRate: Self.outRate, maxBlock: 1024)
         let lead = Int(aligner.lead)
-        #expect(lead == 720)
-        // Captured at host 100.125: frame 10 000 + 6 000 was playing; the reference starts 15 ms before.
+        #expect(lead == 960)
+        // Captured at host 100.125: frame 10 000 + 6 000 was playing; the reference starts 20 ms after it.
         let first = fill(aligner, count: 480, at: 100.125)
-        #expect(first == expected(from: 16_000 - lead, count: 480))
+        #expect(first == expected(from: 16_000 + lead, count: 480))
         // The next block's stamp is 0.1 ms off (clock jitter): the reference stays continuous.
         let second = fill(aligner, count: 480, at: 100.1351)
-        #expect(second == expected(from: 16_000 - lead + 480, count: 480))
+        #expect(second == expected(from: 16_000 + lead + 480, count: 480))
         // 100 ms off (a stall, a seek of the stream): it re-anchors on the clock.
         let third = fill(aligner, count: 480, at: 100.25)
-        #expect(third == expected(from: 22_000 - lead, count: 480))
+        #expect(third == expected(from: 22_000 + lead, count: 480))
         // No capture time: silence, then a fresh anchor.
         #expect(fill(aligner, count: 16, at: nil) == [Float](repeating: 0, count: 16))
     }
@@ -55,14 +55,14 @@ import Testing
         let aligner = PlayedBackingAligner(tap: tap, clock: clock, micRate: 16_000, maxBlock: 1024)
         let got = fill(aligner, count: 160, at: 100.125)
         // Three output frames per microphone sample.
-        #expect(got == expected(from: 16_000 - 720, count: 160, step: 3))
+        #expect(got == expected(from: 16_000 + 960, count: 160, step: 3))
         // 44.1 kHz: interpolated between neighbouring frames.
         let (tap2, clock2) = rig()
         let a441 = PlayedBackingAligner(tap: tap2, clock: clock2, micRate: 44_100, maxBlock: 1024)
         let got441 = fill(a441, count: 441, at: 100.125)
         let step = Self.outRate / 44_100
         for i in stride(from: 0, to: 441, by: 40) {
-            let want = Double(16_000 - 720) + Double(i) * step
+            let want = Double(16_000 + 960) + Double(i) * step
             #expect(abs(Double(got441[i]) - want.truncatingRemainder(dividingBy: 10_000)) < 1e-2, "sample \(i)")
         }
     }

@@ -31,6 +31,11 @@ public final class LivePitchTracker {
     ///   nil analyses the microphone alone.
     public init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap? = nil,
                 configuration: PitchDetectorConfiguration = .init()) {
+        var configuration = configuration
+        // Until the suppressor has its own estimate, assume the bleed arrives just as the reference's lead.
+        if backing != nil && configuration.bleed.initialDelaySeconds == 0 {
+            configuration.bleed.initialDelaySeconds = PlayedBackingAligner.leadSeconds
+        }
         detector = PitchDetector(sampleRate: channel.sampleRate, configuration: configuration)
         reader = channel.makeReader()
         self.clock = clock

@@ -4,14 +4,19 @@ import AudioEngine
 /// capture host time → output frame being played then (playback clock) → that frame of the
 /// rendered output, resampled to the microphone's rate. The bleed suppressor's reference.
 ///
-/// The reference is taken `lead` early, so it never lags the microphone (the suppressor's delay
-/// estimator finds the remaining acoustic delay, 0–250 ms, and cannot look ahead). It advances
+/// The reference runs `lead` ahead of what the clock says was heard at capture time, so it
+/// always leads the microphone even when the clock's estimate or the capture stamp is a few
+/// milliseconds off: the suppressor's delay estimator searches the backing *leading* the
+/// microphone by 0–250 ms and finds the rest (acoustic path, device latencies). It advances
 /// sample by sample and re-anchors to the clock only when they part by more than `tolerance`
 /// (a stall, an underrun, a reconnect, clock drift): small clock-estimate jitter would
 /// otherwise jump the reference under the suppressor's converged delay and bleed path.
 /// Seeks, pauses, loops and key or tempo changes need nothing here: the tap holds what was
 /// actually rendered. Not thread-safe: the pitch worker owns it.
 final class PlayedBackingAligner {
+    /// How far the reference runs ahead of the clock's estimate of what was heard.
+    static let leadSeconds = 0.02
+
     let tap: RenderedOutputTap
     let clock: PlaybackClock
     /// Output frames per microphone sample.
@@ -25,7 +30,7 @@ final class PlayedBackingAligner {
     let maxBlock: Int
 
     init(tap: RenderedOutputTap, clock: PlaybackClock, micRate: Double, maxBlock: Int,
-         leadSeconds: Double = 0.015, toleranceSeconds: Double = 0.010) {
+         leadSeconds: Double = PlayedBackingAligner.leadSeconds, toleranceSeconds: Double = 0.010) {
         self.tap = tap
         self.clock = clock
         self.maxBlock = maxBlock
@@ -48,7 +53,7 @@ final class PlayedBackingAligner {
             next = nil
             return
         }
-        let target = clock.playedFrame(atHostTime: hostTime) - lead
+        let target = clock.playedFrame(atHostTime: hostTime) + lead
         var position = next ?? target
         if abs(position - target) > tolerance { position = target }
         let first = Int64(position.rounded(.down))

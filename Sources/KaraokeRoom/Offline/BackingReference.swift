@@ -5,9 +5,11 @@ import Foundation
 /// backing track (default), another file (`--backing FILE`) or none (`--no-backing`).
 /// The reference is the backing *as the room played it*: rendered through the engine's own
 /// renderer (Rubber Band key and tempo change) with the recording's key and tempo, from media
-/// time 0 — the recording is taken to start with the track, like the rest of offline scoring.
-/// The detector's delay estimator finds the remaining offset (backing leading the recording by
-/// 0–250 ms); a recording started later than that after the track is not aligned.
+/// time 0 — the recording is taken to start with the track, like the rest of offline scoring —
+/// and `lead` (50 ms) ahead of it. The detector's delay estimator aligns the rest: it searches
+/// the backing leading the recording by 0–250 ms, so the lead covers a recording started up to
+/// 50 ms after the track, and a bleed path up to 200 ms long. Outside that window nothing is
+/// suppressed (the score is then what `--no-backing` gives).
 public struct BackingReference: Sendable, Equatable, Encodable {
     public enum Origin: String, Sendable, Encodable {
         /// The song's own backing track.
@@ -23,6 +25,9 @@ public struct BackingReference: Sendable, Equatable, Encodable {
     /// Key and tempo the reference is rendered with (the recording's).
     public var keySemitones: Int
     public var tempo: Double
+
+    /// How far the reference is taken ahead of the recording's own timeline.
+    public static let leadSeconds = 0.05
 
     public static let none = BackingReference(origin: .none, path: nil, keySemitones: 0, tempo: 1)
 
@@ -41,6 +46,6 @@ public struct BackingReference: Sendable, Equatable, Encodable {
         do { track = try TrackSource.load(path: path, sampleRate: sampleRate) } catch {
             throw .backing(path: path, message: "\(error)")
         }
-        return PlayedBacking.render(track, keySemitones: keySemitones, tempo: tempo)
+        return Array(PlayedBacking.render(track, keySemitones: keySemitones, tempo: tempo).dropFirst(Int(Self.leadSeconds * sampleRate)))
     }
 }

@@ -16,6 +16,11 @@ public struct DetectorPitchSource: PitchSampleSource {
 
     /// With `backing`, the detector suppresses the backing bleeding into the recording.
     public func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?) -> [PitchSample] {
+        var configuration = configuration
+        // Until the suppressor has its own estimate, assume the bleed arrives just as the reference's lead.
+        if backing != nil && configuration.bleed.initialDelaySeconds == 0 {
+            configuration.bleed.initialDelaySeconds = BackingReference.leadSeconds
+        }
         let detector = PitchDetector(sampleRate: sampleRate, configuration: configuration)
         return detector.analyze(mono, backing: backing).map(Self.sample)
     }
