@@ -13,7 +13,9 @@ final class BleedRoom {
     static let rate = 48_000.0
     let song: Song
     let songFolder: String
-    let engine: PlaybackEngine
+    /// Nil for a room used only for its signals (no PulseAudio).
+    private let playback: PlaybackEngine?
+    var engine: PlaybackEngine { playback! }
     let track: TrackSource
     /// What the room plays, rendered offline by the engine's renderer (index = media time × rate at tempo 1).
     let played: [Float]
@@ -21,7 +23,7 @@ final class BleedRoom {
     /// Bleed gain: the backing reaches the mic 6 dB under the singer's level.
     let bleedGain: Float
 
-    init(span: Double) throws {
+    init(span: Double, withEngine: Bool = true) throws {
         songFolder = PulseAudioTests.LiveScoringEndToEndTests.packageRoot.appendingPathComponent("songs/demo").path
         song = try SongFileReader.read(path: songFolder + "/demo.txt")
         let decoded = try AudioFile.read(path: songFolder + "/backing.ogg")
@@ -35,8 +37,8 @@ final class BleedRoom {
         let sung = voice.filter { $0 != 0 }
         let voiceRms = Self.rms(sung), backingRms = Self.rms(Array(played.prefix(voice.count)))
         bleedGain = Float(0.5 * voiceRms / max(backingRms, 1e-9))
-        engine = try PlaybackEngine(configuration: .init(device: "speaker"))
-        engine.load(track: track)
+        playback = withEngine ? try PlaybackEngine(configuration: .init(device: "speaker")) : nil
+        playback?.load(track: track)
     }
 
     static func rms(_ x: [Float]) -> Double {
@@ -68,7 +70,7 @@ final class BleedRoom {
         return delays[delays.count / 2]
     }
 
-    func close() { engine.close() }
+    func close() { playback?.close() }
 }
 
 struct BleedRoomError: Error, CustomStringConvertible {
