@@ -61,6 +61,10 @@ extension PulseAudioTests {
         try #require(starts.count > 100, "only \(starts.count) recorded blocks were heard playing")
         let start = starts[starts.count / 2]
         print("recording: media 0 at sample \(start) (spread \(starts.last! - starts.first!) samples over \(starts.count) probes)")
+        // A stalled playback (an overloaded machine) shifts the clock against a continuous
+        // recording: no file can then match the live run; say so rather than compare scores.
+        try #require(starts.last! - starts.first! < Int(0.05 * BleedRoom.rate),
+                     "playback stalled during the run: media time 0 estimates spread over \(starts.last! - starts.first!) samples")
         try #require(start >= 0, "recording started \(Double(-start) / BleedRoom.rate) s after the track")
         let wav = NSTemporaryDirectory() + "bleed-live-\(UUID().uuidString).wav"
         defer { try? FileManager.default.removeItem(atPath: wav) }
