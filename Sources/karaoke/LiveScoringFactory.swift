@@ -50,7 +50,7 @@ enum LiveScoringFactory {
             captures.append(capture)
             microphones += LiveMicrophone.all(of: capture, source: source)
         }
-        let session = LiveRoomSession(microphones: microphones, clock: engine.clock, sink: room, store: store, options: options)
+        let session = LiveRoomSession(microphones: microphones, clock: engine.clock, backing: engine.renderedOutput, sink: room, store: store, options: options)
         return Live(session: session, captures: captures, sources: microphones.map(\.source))
     }
 }

@@ -19,6 +19,9 @@ struct ScoreCommand: AsyncParsableCommand {
             recording was made while the track played at r× speed, so recording second t is song second t·r. \
             Lyrics-only songs are scored against notes derived from their vocal guide track (saved as \
             <song>.derived.txt), or, without a guide track, get a timing-only participation score.
+            The song's backing track, played with the same --key and --tempo, is taken as the reference \
+            for the backing that bled into the microphone and is suppressed (--backing FILE names another, \
+            --no-backing turns it off); the reference used is named in the output.
             """)
 
     @Argument(help: "Song file, song folder, or song id in the library.") var song: String
@@ -30,6 +33,8 @@ struct ScoreCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Semitones the backing track was transposed by, e.g. +2 or -3.") var key = "0"
     @Option(help: "Playback speed the recording was made at (1 = original).") var tempo = 1.0
     @Option(name: .customLong("mic-delay"), help: "Microphone delay in milliseconds.") var micDelay = ScoringConfiguration.defaultMicDelay * 1000
+    @Option(help: "Backing the recording's bleed is suppressed against (default: the song's own backing track).") var backing: String?
+    @Flag(name: .customLong("no-backing"), help: "Analyse the microphone alone (no bleed suppression).") var noBacking = false
     @Flag(help: "Print the result as JSON.") var json = false
     @Option(help: "Singer name for --save.") var singer: String?
     @Flag(help: "Save the result in the score database.") var save = false
@@ -41,6 +46,7 @@ struct ScoreCommand: AsyncParsableCommand {
         guard tempo > 0, tempo.isFinite else { throw ValidationError("--tempo must be a positive number") }
         guard micDelay >= 0, micDelay < 2000 else { throw ValidationError("--mic-delay must be 0…2000 ms") }
         guard part >= 1 else { throw ValidationError("--part counts from 1") }
+        guard !(noBacking && backing != nil) else { throw ValidationError("--backing and --no-backing exclude each other") }
     }
 
     func run() async throws {
@@ -54,7 +60,9 @@ struct ScoreCommand: AsyncParsableCommand {
             score = try OfflineScorer(pitchSource: DetectorPitchSource()).score(
                 song: located.song, recordingPath: recording,
                 options: OfflineScoringOptions(
-                    part: part - 1, configuration: configuration, derivedNotesPath: derivedNotes, vocalsPath: located.vocalsPath))
+                    part: part - 1, configuration: configuration, derivedNotesPath: derivedNotes, vocalsPath: located.vocalsPath,
+                    backing: .choose(disabled: noBacking, file: backing, songBacking: located.backingTrackPath,
+                                     keySemitones: Int(key)!, tempo: tempo)))
         } catch {
             FileHandle.standardError.write("karaoke score: \(error)\n".data(using: .utf8)!)
             throw ExitCode.failure

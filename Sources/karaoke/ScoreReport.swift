@@ -19,6 +19,8 @@ struct ScoreReport: Encodable {
     var derivedNotesPath: String?
     var warnings: [String]
     var savedPerformanceId: Int64?
+    /// The backing the recording's bleed was suppressed against.
+    var reference: BackingReference
 
     init(_ score: OfflineScore, songId: String, savedId: Int64?) {
         title = score.song.metadata.title
@@ -36,6 +38,7 @@ struct ScoreReport: Encodable {
         derivedNotesPath = score.derivedNotesPath
         warnings = score.warnings
         savedPerformanceId = savedId
+        reference = score.reference
     }
 
     func jsonText() throws -> String {
@@ -47,6 +50,8 @@ struct ScoreReport: Encodable {
         var out = "\(title) — \(artist)  [\(part); \(c.difficulty.rawValue), \(c.mode.rawValue), key \(c.keyShift >= 0 ? "+" : "")\(c.keyShift), "
             + "tempo \(String(format: "%.2f", c.tempo)), mic delay \(Int((c.micDelay * 1000).rounded())) ms]\n"
         out += "Basis: \(basisExplanation)\n"
+        out += "Bleed reference: " + (reference.path.map { "\($0) (\(reference.origin == .song ? "the song's backing track" : "--backing"))" }
+            ?? "none (microphone analysed alone)") + "\n"
         for warning in warnings { out += "Note: \(warning)\n" }
         out += "   #  rating    score  bonus  line\n"
         for line in lines {

@@ -1,3 +1,4 @@
+import AudioFiles
 import Foundation
 import SongFormats
 import Testing
@@ -58,5 +59,49 @@ struct ScoreCommandTests {
         let noRecording = try karaoke(["score", "songs/demo", scratch + "/absent.wav"])
         #expect(noRecording.status != 0)
         #expect(noRecording.err.contains("absent.wav"))
+    }
+
+    /// A recording of the room with nobody singing: the demo backing, 6 dB under a singer's level
+    /// (the synthesised singer's 0.3 sines), 40 ms late. The song's own backing as reference
+    /// (the default) suppresses it; `--no-backing` shows what the reference is worth.
+    @Test func backingAloneScoresNextToNothingWithTheSongsBackingAsReference() throws {
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let backing = try AudioFile.read(path: TestPaths.packageRoot + "/songs/demo/backing.ogg")
+        let mono = backing.mono()
+        let rms = (mono.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(mono.count, 1))).squareRoot()
+        let gain = Float(0.5 * 0.3 / 2.0.squareRoot() / max(rms, 1e-9))
+        let late = Int(0.04 * backing.sampleRate)
+        let bleed = [Float](repeating: 0, count: late) + mono.map { $0 * gain }
+        let wav = scratch + "/backing-alone.wav"
+        try AudioFile.write(AudioBuffer(samples: bleed, sampleRate: backing.sampleRate, channels: 1), to: wav, format: .wav16)
+
+        let referenced = try karaoke(["score", "songs/demo", wav, "--json"])
+        #expect(referenced.status == 0, "\(referenced.err)")
+        let json = try JSONSerialization.jsonObject(with: Data(referenced.out.utf8)) as? [String: Any]
+        let reference = json?["reference"] as? [String: Any]
+        #expect(reference?["origin"] as? String == "song")
+        #expect((reference?["path"] as? String)?.hasSuffix("songs/demo/backing.ogg") == true)
+        let withReference = json?["total"] as? Int ?? .max
+
+        let alone = try karaoke(["score", "songs/demo", wav, "--json", "--no-backing"])
+        #expect(alone.status == 0, "\(alone.err)")
+        let aloneJSON = try JSONSerialization.jsonObject(with: Data(alone.out.utf8)) as? [String: Any]
+        #expect((aloneJSON?["reference"] as? [String: Any])?["origin"] as? String == "none")
+        let withoutReference = aloneJSON?["total"] as? Int ?? 0
+        print("backing alone: karaoke score \(withReference) with the song's backing as reference, \(withoutReference) with --no-backing")
+        #expect(withReference <= 300)
+        #expect(withoutReference > withReference + 300, "--no-backing scored \(withoutReference): the reference made no difference")
+
+        // Naming the backing explicitly is the same reference; naming a missing file is a clear error.
+        let named = try karaoke(["score", "songs/demo", wav, "--backing", "songs/demo/backing.ogg"])
+        #expect(named.status == 0, "\(named.err)")
+        #expect(named.out.contains("Bleed reference: songs/demo/backing.ogg (--backing)"))
+        let missing = try karaoke(["score", "songs/demo", wav, "--backing", scratch + "/nope.ogg"])
+        #expect(missing.status != 0)
+        #expect(missing.err.contains("nope.ogg"))
+        let both = try karaoke(["score", "songs/demo", wav, "--backing", "x.ogg", "--no-backing"])
+        #expect(both.status != 0)
+        #expect(both.err.contains("--no-backing"))
     }
 }

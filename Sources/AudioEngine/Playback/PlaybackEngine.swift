@@ -38,6 +38,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// The output rate (the sink's rate at first connection; PulseAudio converts if it changes).
     public let sampleRate: Double
     private let renderer: PlaybackRenderer
+    /// What the speakers were fed, by output frame (the clock maps output frames to host time):
+    /// the live bleed suppressor's reference.
+    public var renderedOutput: RenderedOutputTap { renderer.tap }
     private let handlers = Mutex<(@Sendable (DeviceEvent) -> Void)?>(nil)
     /// Guarded by the mainloop lock.
     private var stream: OpaquePointer?

@@ -20,6 +20,8 @@ final class PlaybackRenderer {
     let sampleRate: Double
     let clock: PlaybackClock
     let transport: Transport
+    /// Every frame written, mono-mixed: the bleed suppressor's reference.
+    let tap: RenderedOutputTap
     private let stretcher: KeyTempoStretcher
     /// Swapped only under the PulseAudio mainloop lock (see `PlaybackEngine.load`).
     var track: TrackSource?
@@ -54,6 +56,7 @@ final class PlaybackRenderer {
         self.clock = clock
         self.transport = transport
         stretcher = KeyTempoStretcher(sampleRate: sampleRate)
+        tap = RenderedOutputTap(sampleRate: sampleRate)
         left = .allocate(capacity: Self.chunkFrames)
         right = .allocate(capacity: Self.chunkFrames)
         left.initialize(repeating: 0, count: Self.chunkFrames)
@@ -160,6 +163,7 @@ final class PlaybackRenderer {
                 }
             }
         }
+        tap.write(interleaved: out, frames: frames, at: outputFrame)
         outputFrame += Int64(frames)
     }
 

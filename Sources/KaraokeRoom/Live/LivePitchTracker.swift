@@ -9,12 +9,16 @@ import SongModel
 /// and stamps every frame with the media time being heard when that sound entered the mic:
 /// capture stamp (host time) → playback clock. Frames captured while playback was paused or
 /// stopped are dropped. Mic delay stays in the samples; the scoring session removes it.
+/// Given the engine's rendered-output tap, every block goes to the detector with what the
+/// speakers played at its capture time, so the backing bleeding into the mic is suppressed.
 /// Not thread-safe: one pitch worker thread owns it.
 public final class LivePitchTracker {
     public let detector: PitchDetector
     private var reader: CaptureReader
     private let clock: PlaybackClock
     private let buffer: UnsafeMutableBufferPointer<Float>
+    private let backing: PlayedBackingAligner?
+    private let backingBuffer: UnsafeMutableBufferPointer<Float>
     /// Capture frame number of the first sample fed to the detector.
     private var firstFrame: Int64?
     /// Media time of the newest analysed frame (voiced or not).
@@ -23,25 +27,47 @@ public final class LivePitchTracker {
     /// a window behind the mic; beyond this the microphone is taken as silent (lost, muted).
     public var maximumLag = 0.25
 
-    public init(channel: CaptureChannel, clock: PlaybackClock, configuration: PitchDetectorConfiguration = .init()) {
+    /// - Parameter backing: what the room's speakers were fed (`PlaybackEngine.renderedOutput`);
+    ///   nil analyses the microphone alone.
+    public init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap? = nil,
+                configuration: PitchDetectorConfiguration = .init()) {
+        var configuration = configuration
+        // Until the suppressor has its own estimate, assume the bleed arrives just as the reference's lead.
+        if backing != nil && configuration.bleed.initialDelaySeconds == 0 {
+            configuration.bleed.initialDelaySeconds = PlayedBackingAligner.leadSeconds
+        }
         detector = PitchDetector(sampleRate: channel.sampleRate, configuration: configuration)
         reader = channel.makeReader()
         self.clock = clock
         buffer = .allocate(capacity: 4096)
         buffer.initialize(repeating: 0)
+        backingBuffer = .allocate(capacity: 4096)
+        backingBuffer.initialize(repeating: 0)
+        self.backing = backing.map { PlayedBackingAligner(tap: $0, clock: clock, micRate: channel.sampleRate, maxBlock: 4096) }
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        backingBuffer.deallocate()
+    }
+
+    /// Whether blocks are analysed with the played backing as the bleed reference.
+    public var suppressesBleed: Bool { backing != nil }
 
     /// Analyses everything captured so far; returns the new samples.
     public func poll() -> [PitchSample] {
         var out: [PitchSample] = []
         while true {
-            let (n, _) = reader.read(into: buffer)
+            let (n, captured) = reader.read(into: buffer)
             if n == 0 { break }
             if firstFrame == nil { firstFrame = reader.nextFrame - Int64(n) }
             let rate = detector.sampleRate
-            detector.process(UnsafeBufferPointer(rebasing: buffer[0..<n])) { frame in
+            var reference: UnsafeBufferPointer<Float>?
+            if let backing, let base = backingBuffer.baseAddress {
+                backing.fill(base, count: n, firstHostTime: captured)
+                reference = UnsafeBufferPointer(rebasing: backingBuffer[0..<n])
+            }
+            detector.process(UnsafeBufferPointer(rebasing: buffer[0..<n]), backing: reference) { frame in
                 let captureFrame = firstFrame! + Int64((frame.time * rate).rounded())
                 guard let host = reader.hostTime(ofFrame: captureFrame),
                       let heard = clock.media(atHostTime: host), heard.playing else { return }

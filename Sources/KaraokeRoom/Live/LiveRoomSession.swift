@@ -45,8 +45,10 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     /// for every `state` and must not wait behind a calibration running on `queue`.
     private let calibrated = Mutex<[String: Double]>([:])
 
-    public init(microphones: [LiveMicrophone], clock: PlaybackClock, sink: any RoomEventSink,
-                store: ScoreStore?, options: Options = .init()) {
+    /// - Parameter backing: what the room's speakers were fed (`PlaybackEngine.renderedOutput`):
+    ///   the reference that removes the backing bleeding into the microphones; nil = none.
+    public init(microphones: [LiveMicrophone], clock: PlaybackClock, backing: RenderedOutputTap? = nil,
+                sink: any RoomEventSink, store: ScoreStore?, options: Options = .init()) {
         self.microphones = microphones
         self.clock = clock
         self.store = store
@@ -59,7 +61,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             samples: { [weak self] run, samples in self?.publishPitch(run, samples) },
             lines: { [weak self] run, lines in self?.publishLines(run, lines) },
             jumped: { [weak self] position in self?.clockJumped(to: position) })
-        workers = microphones.map { LiveSingerWorker(channel: $0.channel, clock: clock, pitchStride: options.pitchStride, output: output) }
+        workers = microphones.map { LiveSingerWorker(channel: $0.channel, clock: clock, backing: backing, pitchStride: options.pitchStride, output: output) }
         workers.forEach { $0.start() }
     }
 

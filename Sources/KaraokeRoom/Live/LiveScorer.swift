@@ -18,13 +18,15 @@ public final class LiveScorer: @unchecked Sendable {
         let lines = Mutex<[LineResult]>([])
     }
 
-    public init(session: ScoringSession, channel: CaptureChannel, clock: PlaybackClock,
+    /// - Parameter backing: what the speakers were fed (`PlaybackEngine.renderedOutput`), to
+    ///   suppress the backing bleeding into the microphone; nil = the microphone alone.
+    public init(session: ScoringSession, channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap? = nil,
                 onLine: @escaping @Sendable (LineResult) -> Void) {
         let run = LiveSingerRun(singer: 0, name: "", part: 0, session: session, recorder: nil,
                                 fromStart: true, startPosition: 0)
         initialRun = run
         let closed = closed
-        worker = LiveSingerWorker(channel: channel, clock: clock, pitchStride: 1, output: .init(
+        worker = LiveSingerWorker(channel: channel, clock: clock, backing: backing, pitchStride: 1, output: .init(
             samples: { _, _ in },
             lines: { _, lines in
                 closed.lines.withLock { $0 += lines }

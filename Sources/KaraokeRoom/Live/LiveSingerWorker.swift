@@ -28,9 +28,9 @@ final class LiveSingerWorker: @unchecked Sendable {
     /// Pitch frames seen so far (worker thread only), for the `pitchStride` thinning.
     private var frameCount = 0
 
-    init(channel: CaptureChannel, clock: PlaybackClock, pitchStride: Int, output: Output) {
+    init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap?, pitchStride: Int, output: Output) {
         self.pitchStride = max(pitchStride, 1)
-        tracker = LivePitchTracker(channel: channel, clock: clock)
+        tracker = LivePitchTracker(channel: channel, clock: clock, backing: backing)
         self.clock = clock
         self.output = output
     }

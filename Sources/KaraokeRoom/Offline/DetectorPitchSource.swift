@@ -11,8 +11,18 @@ public struct DetectorPitchSource: PitchSampleSource {
     }
 
     public func pitchSamples(of mono: [Float], sampleRate: Double) -> [PitchSample] {
+        pitchSamples(of: mono, sampleRate: sampleRate, backing: nil)
+    }
+
+    /// With `backing`, the detector suppresses the backing bleeding into the recording.
+    public func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?) -> [PitchSample] {
+        var configuration = configuration
+        // Until the suppressor has its own estimate, assume the bleed arrives just as the reference's lead.
+        if backing != nil && configuration.bleed.initialDelaySeconds == 0 {
+            configuration.bleed.initialDelaySeconds = BackingReference.leadSeconds
+        }
         let detector = PitchDetector(sampleRate: sampleRate, configuration: configuration)
-        return detector.analyze(mono).map(Self.sample)
+        return detector.analyze(mono, backing: backing).map(Self.sample)
     }
 
     /// Frame time is the centre of the analysis window: when the sound was in the recording.

@@ -12,12 +12,16 @@ public struct OfflineScoringOptions: Sendable {
     public var derivedNotesPath: String?
     /// Guide track for a lyrics-only song; nil = look beside the song (`GuideTrackNotes.vocalsPath(of:)`).
     public var vocalsPath: String?
+    /// The backing subtracted as bleed (`BackingReference.choose`); `.none` = the mic alone.
+    public var backing: BackingReference
 
-    public init(part: Int = 0, configuration: ScoringConfiguration = .init(), derivedNotesPath: String? = nil, vocalsPath: String? = nil) {
+    public init(part: Int = 0, configuration: ScoringConfiguration = .init(), derivedNotesPath: String? = nil, vocalsPath: String? = nil,
+                backing: BackingReference = .none) {
         self.part = part
         self.configuration = configuration
         self.derivedNotesPath = derivedNotesPath
         self.vocalsPath = vocalsPath
+        self.backing = backing
     }
 }
 
@@ -30,6 +34,8 @@ public struct OfflineScore: Sendable {
     public var derivedNotesPath: String?
     /// Things the user should know that did not stop scoring.
     public var warnings: [String]
+    /// The bleed reference the recording was analysed with.
+    public var reference: BackingReference = .none
 }
 
 /// Scores a recorded performance with the same `ScoringSession` the live room uses:
@@ -70,11 +76,12 @@ public struct OfflineScorer: Sendable {
         do {
             session = try ScoringSession(song: judged, partIndex: options.part, configuration: options.configuration, derivedNotes: derived)
         } catch { throw .reference(error) }
-        session.feed(contentsOf: mediaTimed(pitchSource.pitchSamples(of: recording.mono(), sampleRate: recording.sampleRate),
+        let backing = try options.backing.render(sampleRate: recording.sampleRate)
+        session.feed(contentsOf: mediaTimed(pitchSource.pitchSamples(of: recording.mono(), sampleRate: recording.sampleRate, backing: backing),
                                             tempo: options.configuration.tempo))
         let result = session.finish()
         if result.basis == .participation { warnings.append("\(ScoreBasis.participation.explanation).") }
-        return OfflineScore(song: judged, result: result, derivedNotesPath: derivedPath, warnings: warnings)
+        return OfflineScore(song: judged, result: result, derivedNotesPath: derivedPath, warnings: warnings, reference: options.backing)
     }
 
     /// Recording seconds → media seconds at the tempo the track played at.

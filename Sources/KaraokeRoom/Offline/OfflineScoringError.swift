@@ -10,6 +10,8 @@ public enum OfflineScoringError: Error, Sendable, CustomStringConvertible {
     case noSongFile(folder: String)
     case emptyRecording(path: String)
     case invalidOption(String)
+    /// The backing reference could not be read.
+    case backing(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum OfflineScoringError: Error, Sendable, CustomStringConvertible {
         case .noSongFile(let folder): "\(folder): no song file (.txt, .lrc, .json, .vtt) in this folder"
         case .emptyRecording(let path): "\(path): the recording has no audio"
         case .invalidOption(let message): message
+        case .backing(let path, let message): message.hasPrefix(path) ? "backing reference \(message)" : "backing reference \(path): \(message)"
         }
     }
 }

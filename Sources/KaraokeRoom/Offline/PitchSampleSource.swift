@@ -5,4 +5,13 @@ import Scoring
 public protocol PitchSampleSource: Sendable {
     /// Samples stamped in seconds from the first sample of `mono`.
     func pitchSamples(of mono: [Float], sampleRate: Double) -> [PitchSample]
+    /// The same, with the backing as played over the same span (same rate, starting with
+    /// `mono`) as the bleed reference. Sources that cannot use it ignore it.
+    func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?) -> [PitchSample]
+}
+
+extension PitchSampleSource {
+    public func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?) -> [PitchSample] {
+        pitchSamples(of: mono, sampleRate: sampleRate)
+    }
 }

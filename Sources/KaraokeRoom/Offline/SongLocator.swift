@@ -10,6 +10,8 @@ public struct LocatedSong: Sendable {
     public var id: String
     /// The vocal guide track, when the song or its folder has one.
     public var vocalsPath: String?
+    /// The song's backing track, when it names one that exists (the bleed reference of `karaoke score`).
+    public var backingTrackPath: String?
 }
 
 /// Finds the song a command-line argument names: a song file, a song folder, or a library id
@@ -24,7 +26,11 @@ public enum SongLocator {
             let (entry, folderName) = folderEntry(of: argument)
             let isMain = entry?.lyricsPath.map(standard) == standard(argument)
             let base = ((argument as NSString).lastPathComponent as NSString).deletingPathExtension
-            return LocatedSong(song: song, id: isMain ? folderName : "\(folderName)/\(base)", vocalsPath: GuideTrackNotes.vocalsPath(of: song))
+            let folder = (standard(argument) as NSString).deletingLastPathComponent
+            let named = song.metadata.backingTrackFile.map { $0.hasPrefix("/") ? $0 : (folder as NSString).appendingPathComponent($0) }
+            let backing = isMain ? entry?.backingTrackPath : named.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+            return LocatedSong(song: song, id: isMain ? folderName : "\(folderName)/\(base)", vocalsPath: GuideTrackNotes.vocalsPath(of: song),
+                               backingTrackPath: backing)
         }
         let entry: SongEntry?
         if exists {
@@ -40,7 +46,7 @@ public enum SongLocator {
             if let error = entry.error { throw .song(error) }
             throw .noSongFile(folder: entry.folder)
         }
-        return LocatedSong(song: song, id: entry.id, vocalsPath: entry.vocalsPath)
+        return LocatedSong(song: song, id: entry.id, vocalsPath: entry.vocalsPath, backingTrackPath: entry.backingTrackPath)
     }
 
     private static func folderEntry(of file: String) -> (SongEntry?, String) {

@@ -1,0 +1,30 @@
+/// The backing track as the room plays it, rendered offline: the same `PlaybackRenderer` the
+/// engine's write callback runs (Rubber Band key and tempo change, the fade-in at play), from
+/// media time 0 to the track's end, mono-mixed like `RenderedOutputTap`.
+/// `karaoke score` uses it as the bleed suppressor's reference for a recording made in the room.
+public enum PlayedBacking {
+    /// Mono samples at the track's rate: output frame `i` is what the speakers were fed `i`
+    /// frames after pressing play at 0 with this key and tempo.
+    public static func render(_ track: TrackSource, keySemitones: Int = 0, tempo: Double = 1) -> [Float] {
+        let transport = Transport()
+        transport.key.store(min(max(keySemitones, PlaybackEngine.keyRange.lowerBound), PlaybackEngine.keyRange.upperBound), ordering: .releasing)
+        transport.tempo = min(max(tempo, PlaybackEngine.tempoRange.lowerBound), PlaybackEngine.tempoRange.upperBound)
+        let renderer = PlaybackRenderer(sampleRate: track.sampleRate, clock: PlaybackClock(), transport: transport)
+        renderer.track = track
+        renderer.trackChanged()
+        transport.request(.playing)
+        let block = 4096
+        // The track's length at this tempo, plus a second for the stretcher's tail.
+        let limit = Int(Double(track.frames) / transport.tempo) + Int(track.sampleRate) + block
+        var out: [Float] = []
+        out.reserveCapacity(limit)
+        let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: 2 * block)
+        defer { interleaved.deallocate() }
+        while out.count < limit {
+            renderer.render(into: interleaved, frames: block)
+            for i in 0..<block { out.append(0.5 * (interleaved[2 * i] + interleaved[2 * i + 1])) }
+            if transport.requestedState == .stopped { break }
+        }
+        return out
+    }
+}

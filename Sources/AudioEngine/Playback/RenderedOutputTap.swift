@@ -1,0 +1,76 @@
+import Synchronization
+
+/// What the speakers were fed, by output frame: the mono mix ((L + R) / 2) of every frame the
+/// renderer wrote, after key and tempo change, fades, pauses and seeks — exactly what played.
+/// The bleed suppressor's reference (docs/pitch.md, "Live use with bleed suppression").
+///
+/// One writer (the render callback: no lock, no allocation — a copy into preallocated storage
+/// and one atomic store) and any number of readers (one pitch worker per microphone). Frame `f`
+/// lives in slot `f & mask` until `capacity` later frames overwrite it. Readers never block the
+/// writer: they copy, then check that what they copied was not overwritten meanwhile. Only the
+/// newest half of the ring is served, so a render block in flight (far shorter than half the
+/// ring, ≈ 5 s) can never be overwriting what a reader copies.
+public final class RenderedOutputTap: @unchecked Sendable {
+    public let sampleRate: Double
+    public let capacity: Int
+    private let mask: Int
+    private let storage: UnsafeMutablePointer<Float>
+    /// One past the newest frame written.
+    private let end = Atomic<Int64>(0)
+
+    /// - Parameter seconds: how much output history to keep (rounded up to a power of two frames).
+    public init(sampleRate: Double, seconds: Double = 10) {
+        self.sampleRate = sampleRate
+        var size = 1
+        while size < Int(sampleRate * seconds) { size <<= 1 }
+        capacity = size
+        mask = size - 1
+        storage = .allocate(capacity: size)
+        storage.initialize(repeating: 0, count: size)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Output frames readers can still fetch: the newest half of the ring.
+    public var servedFrames: Int { capacity / 2 }
+
+    /// One past the newest frame written.
+    public var endFrame: Int64 { end.load(ordering: .acquiring) }
+
+    // MARK: writer (render callback)
+
+    /// Records `frames` interleaved stereo frames starting at output frame `frame`. Frames must
+    /// follow on from the previous call (the renderer's output frame count never goes back).
+    func write(interleaved: UnsafePointer<Float>, frames: Int, at frame: Int64) {
+        for i in 0..<frames {
+            storage[Int(truncatingIfNeeded: frame + Int64(i)) & mask] = 0.5 * (interleaved[2 * i] + interleaved[2 * i + 1])
+        }
+        end.store(frame + Int64(frames), ordering: .releasing)
+    }
+
+    // MARK: readers (any thread)
+
+    /// Copies output frames `start ..< start + count` into `out`; frames not written yet, or
+    /// no longer held, read as silence. Returns false when any frame was unavailable.
+    @discardableResult
+    public func copy(from start: Int64, count: Int, into out: UnsafeMutablePointer<Float>) -> Bool {
+        guard count > 0 else { return true }
+        let newest = end.load(ordering: .acquiring)
+        let oldest = newest - Int64(servedFrames)
+        let lo = min(max(start, oldest), newest)
+        let hi = max(min(start + Int64(count), newest), lo)
+        var complete = lo == start && hi == start + Int64(count)
+        for i in 0..<count {
+            let f = start + Int64(i)
+            out[i] = f >= lo && f < hi ? storage[Int(truncatingIfNeeded: f) & mask] : 0
+        }
+        // The writer may have run on meanwhile: anything that left the served half is suspect.
+        let after = end.load(ordering: .acquiring) - Int64(servedFrames)
+        if after > lo {
+            let stale = Int(min(after, hi) - start)
+            if stale > 0 { (out).update(repeating: 0, count: min(stale, count)) }
+            complete = false
+        }
+        return complete
+    }
+}

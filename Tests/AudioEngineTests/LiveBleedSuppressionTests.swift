@@ -1,0 +1,177 @@
+@testable import AudioEngine
+import AudioFiles
+import Foundation
+import KaraokeRoom
+import PitchDetection
+import Scoring
+import SongModel
+import Testing
+
+/// The backing bleeding into the microphone, live: the room plays the demo backing on `speaker`;
+/// `mic_sink` gets a singer plus the backing as played, 6 dB under the singer. The live scorer,
+/// given the engine's rendered-output tap, must score like `karaoke score` (its library path:
+/// `SongLocator` → `BackingReference.choose` → `OfflineScorer`) on the recorded microphone, and
+/// the backing alone must score next to nothing live — unlike without the reference.
+extension PulseAudioTests {
+@Suite struct LiveBleedSuppressionTests {
+    static let span = 32.0
+
+    /// Sum of line scores (notes + line bonus) of the lines in `indices`.
+    static func total(_ lines: [LineResult], only indices: Set<Int>? = nil) -> Double {
+        lines.filter { indices?.contains($0.lineIndex) ?? true }.reduce(0) { $0 + $1.score + $1.bonus }
+    }
+
+    @Test func liveWithBleedScoresLikeKaraokeScoreOnTheSameAudio() throws {
+        let room = try BleedRoom(span: Self.span)
+        defer { room.close() }
+        let capture = try CaptureEngine(configuration: .init(source: "mic"))
+        defer { capture.close() }
+        let micDelay = try room.calibrate(capture: capture)
+        print("calibrated mic delay \(Int(micDelay * 1000)) ms")
+
+        let configuration = ScoringConfiguration(difficulty: .medium, micDelay: micDelay)
+        let lines = EventLog<LineResult>()
+        let scorer = LiveScorer(session: try ScoringSession(song: room.song, configuration: configuration),
+                                channel: capture.channels[0], clock: room.engine.clock,
+                                backing: room.engine.renderedOutput) { lines.append($0) }
+        let recorder = try MonitorRecorder(source: "mic")
+        defer { recorder.close() }
+        let singer = try FollowingSinger(sink: "mic_sink", voice: room.micSignal(singing: true), rate: BleedRoom.rate,
+                                         following: room.engine.clock)
+        defer { singer.close() }
+        scorer.start()
+        recorder.clear()
+        room.engine.play()
+        while room.engine.position < Self.span + micDelay + 0.3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            recorder.drain()
+        }
+        _ = scorer.stop()
+        recorder.drain()
+        room.engine.stop()
+
+        // The recording from media time 0 on, as `karaoke score` takes it: each playing sample's
+        // media time (tempo 1) says where media time 0 would be; the median of many is the start.
+        let clock = room.engine.clock
+        let starts = stride(from: 0, to: recorder.samples.count, by: 4800).compactMap { i -> Int? in
+            guard let host = recorder.hostTime(ofSample: i), let heard = clock.media(atHostTime: host),
+                  heard.playing, heard.time > 0.5 else { return nil }
+            return i - Int((heard.time * BleedRoom.rate).rounded())
+        }.sorted()
+        try #require(starts.count > 100, "only \(starts.count) recorded blocks were heard playing")
+        let start = starts[starts.count / 2]
+        print("recording: media 0 at sample \(start) (spread \(starts.last! - starts.first!) samples over \(starts.count) probes)")
+        // A stalled playback (an overloaded machine) shifts the clock against a continuous
+        // recording: no file can then match the live run; say so rather than compare scores.
+        try #require(starts.last! - starts.first! < Int(0.05 * BleedRoom.rate),
+                     "playback stalled during the run: media time 0 estimates spread over \(starts.last! - starts.first!) samples")
+        try #require(start >= 0, "recording started \(Double(-start) / BleedRoom.rate) s after the track")
+        let wav = NSTemporaryDirectory() + "bleed-live-\(UUID().uuidString).wav"
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        try AudioFile.write(AudioBuffer(samples: Array(recorder.samples[start...]), sampleRate: BleedRoom.rate, channels: 1), to: wav)
+
+        let located = try SongLocator.locate(room.songFolder)
+        let reference = BackingReference.choose(disabled: false, file: nil, songBacking: located.backingTrackPath, keySemitones: 0, tempo: 1)
+        #expect(reference.origin == .song)
+        let offline = try OfflineScorer(pitchSource: DetectorPitchSource()).score(
+            song: located.song, recordingPath: wav, options: OfflineScoringOptions(configuration: configuration, backing: reference))
+
+        let live = lines.all
+        let judged = Set(live.map(\.lineIndex))
+        let liveTotal = Self.total(live), offlineTotal = Self.total(offline.result.lines, only: judged)
+        let maxTotal = offline.result.lines.filter { judged.contains($0.lineIndex) }.reduce(0) { $0 + $1.maxScore }
+        print("live \(live.map { Int($0.score + $0.bonus) }) = \(Int(liveTotal)); karaoke score \(offline.result.lines.filter { judged.contains($0.lineIndex) }.map { Int($0.score + $0.bonus) }) = \(Int(offlineTotal)) of \(Int(maxTotal))")
+        #expect(live.count >= 4)
+        #expect(abs(liveTotal - offlineTotal) <= 0.03 * offlineTotal, "live \(liveTotal) vs karaoke score \(offlineTotal)")
+        // The singer is heard: well above what the bleed alone scores (≤ 300, next test).
+        #expect(offlineTotal > 0.5 * maxTotal, "karaoke score gave \(offlineTotal) of \(maxTotal)")
+        // An in-tune singer should score > 80 % here; the suppressor DSP currently also removes
+        // part of a singer on the backing's melody (see OfflineBleedSuppressionTests).
+        withKnownIssue("the bleed suppressor over-suppresses a singer on the backing's melody", isIntermittent: true) {
+            #expect(offlineTotal > 0.8 * maxTotal, "karaoke score gave \(offlineTotal) of \(maxTotal)")
+        }
+    }
+
+    @Test func backingAloneAtTheMicScoresNextToNothingLive() throws {
+        let room = try BleedRoom(span: Self.span)
+        defer { room.close() }
+        let capture = try CaptureEngine(configuration: .init(source: "mic"))
+        defer { capture.close() }
+        let plain = try CaptureEngine(configuration: .init(source: "mic"))
+        defer { plain.close() }
+        let micDelay = try room.calibrate(capture: capture)
+        let configuration = ScoringConfiguration(difficulty: .medium, micDelay: micDelay)
+
+        // The same microphone scored twice at once: with the played backing as reference, and without.
+        let suppressed = EventLog<LineResult>(), unsuppressed = EventLog<LineResult>()
+        let withReference = LiveScorer(session: try ScoringSession(song: room.song, configuration: configuration),
+                                       channel: capture.channels[0], clock: room.engine.clock,
+                                       backing: room.engine.renderedOutput) { suppressed.append($0) }
+        let withoutReference = LiveScorer(session: try ScoringSession(song: room.song, configuration: configuration),
+                                          channel: plain.channels[0], clock: room.engine.clock) { unsuppressed.append($0) }
+        let bleed = try FollowingSinger(sink: "mic_sink", voice: room.micSignal(singing: false), rate: BleedRoom.rate,
+                                        following: room.engine.clock)
+        defer { bleed.close() }
+        withReference.start()
+        withoutReference.start()
+        room.engine.play()
+        var shown = -1.0
+        while room.engine.position < Self.span + micDelay + 0.3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            if room.engine.position > shown + 3 {
+                shown = room.engine.position
+                print("t \(shown) lines \(suppressed.all.count) \(unsuppressed.all.count)")
+            }
+        }
+        _ = withReference.stop()
+        _ = withoutReference.stop()
+        room.engine.stop()
+
+        let with = Self.total(suppressed.all), without = Self.total(unsuppressed.all)
+        print("with \(suppressed.all.map { "\($0.lineIndex):\(Int($0.score))+\(Int($0.bonus))" }) without \(unsuppressed.all.map { "\($0.lineIndex):\(Int($0.score))+\(Int($0.bonus))" })")
+        print("backing alone at the mic, live: \(Int(with)) with the played backing as reference, \(Int(without)) without")
+        #expect(suppressed.all.count >= 4)
+        #expect(with <= 300, "the backing alone scored \(with) live")
+        #expect(without > with + 300, "without the reference the bleed scored only \(without): the test shows nothing")
+    }
+
+    /// After a seek the tap still holds what was played: the reference follows the jump.
+    @Test func referenceFollowsASeek() throws {
+        let room = try BleedRoom(span: Self.span)
+        defer { room.close() }
+        let capture = try CaptureEngine(configuration: .init(source: "mic"))
+        defer { capture.close() }
+        let plain = try CaptureEngine(configuration: .init(source: "mic"))
+        defer { plain.close() }
+        let withReference = LivePitchTracker(channel: capture.channels[0], clock: room.engine.clock, backing: room.engine.renderedOutput)
+        let withoutReference = LivePitchTracker(channel: plain.channels[0], clock: room.engine.clock)
+        let bleed = try FollowingSinger(sink: "mic_sink", voice: room.micSignal(singing: false), rate: BleedRoom.rate,
+                                        following: room.engine.clock)
+        defer { bleed.close() }
+        room.engine.seek(to: 3)
+        room.engine.play()
+        var with: [PitchSample] = [], without: [PitchSample] = []
+        var sought = false
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            with += withReference.poll()
+            without += withoutReference.poll()
+            let position = room.engine.position
+            if !sought && position > 8 {
+                room.engine.seek(to: 20)
+                sought = true
+            }
+            if sought && position > 27 && position < 29 { break }
+        }
+        room.engine.stop()
+        // Judge the stretch after the jump (the suppressor re-converges within 0.5 s).
+        let after = { (s: [PitchSample]) in s.filter { $0.time > 21 && $0.time < 27 } }
+        let voiced = { (s: [PitchSample]) in Double(s.filter { $0.midi != nil }.count) / Double(max(s.count, 1)) }
+        let w = voiced(after(with)), wo = voiced(after(without))
+        print("after the seek: voiced \(Int(w * 100)) % of frames with the reference, \(Int(wo * 100)) % without")
+        #expect(after(with).count > 400)
+        #expect(w < 0.5 * wo, "voiced with \(w), without \(wo)")
+    }
+}
+}
