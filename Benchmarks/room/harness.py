@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real-room evaluation: scores and pitch accuracy of a `karaoke` binary on re-pitched real voices.
 
-    Benchmarks/room/run --karaoke PATH [--quick]      (sets up .venv, then runs this)
+    Benchmarks/room/run --karaoke PATH [--quick]      (sets up Benchmarks/out/room-venv, then runs this)
 
 Prints Markdown tables (scores with the issue's acceptance targets, pooled pitch accuracy, per-clip
 RPA) and writes the same as JSON to Benchmarks/out/room/results.json.

@@ -1,5 +1,5 @@
 """Checks of the harness's own generators (not of the product):
-    .venv/bin/python -m pytest -q Benchmarks/room
+    Benchmarks/out/room-venv/bin/python -m pytest -q Benchmarks/room
 The ground truth must be what was sung, and the room must delay the backing by what it says."""
 import os
 import sys
