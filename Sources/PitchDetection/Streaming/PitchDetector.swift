@@ -227,8 +227,11 @@ public final class PitchDetector: @unchecked Sendable {
             minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold)
         if let longer = PeakPicking.harmonicReading(
             candidate, normalised: difference.normalised, minLag: harmonicReadingMinLag, maxLag: maxLag,
-            margin: configuration.harmonicReadingMargin) {
+            margin: configuration.harmonicReadingMargin),
+            !withBacking || bleed.bearsOutLongerPeriod(longer, over: candidate) {
             // A harmonic was read: the longer period stands (the sub-harmonic check would undo it).
+            // With a backing, only if the voice left after suppression has power at the harmonics
+            // the longer period adds (suppression itself makes longer lags look more periodic).
             candidate = longer
         } else {
             candidate = PeakPicking.preferShorterPeriod(
