@@ -63,10 +63,10 @@ public struct BleedConfiguration: Sendable, Equatable {
     /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s). Longer
     /// memories protect a voice doubling a backing note better but left more reverberant
     /// bleed unexplained (docs/pitch.md).
-    public var transferSmoothing: Float = 0.97
-    /// A bin's bleed gain is capped at this multiple of the mean gain within ± `bins/32` bins
+    public var transferSmoothing: Float = 0.995
+    /// A bin's bleed gain is capped at this multiple of the median gain of its band (1/16 of the spectrum)
     /// (0 = no cap).
-    public var gainCeiling: Float = 2
+    public var gainCeiling: Float = 4
     /// Reverberation tail: per-frame (10 ms) decay of the smoothed bleed power, and its weight
     /// in the bleed estimate.
     public var tailDecay: Float = 0.9
