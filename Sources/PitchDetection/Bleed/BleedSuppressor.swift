@@ -32,8 +32,6 @@ final class BleedSuppressor {
     private let crossRe: UnsafeMutablePointer<Float>
     private let crossIm: UnsafeMutablePointer<Float>
     private let backingPower: UnsafeMutablePointer<Float>
-    /// Running mean of the microphone's power per bin, for the estimator's bias correction.
-    private let micPowerMean: UnsafeMutablePointer<Float>
     private let tail: UnsafeMutablePointer<Float>
     private let cleaned: UnsafeMutablePointer<Float>
     /// The microphone's power before suppression and what is left of it (≥ 0), last frame.
@@ -67,8 +65,6 @@ final class BleedSuppressor {
         crossRe.initialize(repeating: 0, count: bins)
         crossIm.initialize(repeating: 0, count: bins)
         backingPower.initialize(repeating: 0, count: bins)
-        micPowerMean = .allocate(capacity: bins)
-        micPowerMean.initialize(repeating: 0, count: bins)
         tail = .allocate(capacity: bins)
         tail.initialize(repeating: 0, count: bins)
         cleaned = .allocate(capacity: bins)
@@ -97,7 +93,6 @@ final class BleedSuppressor {
         crossRe.deallocate()
         crossIm.deallocate()
         backingPower.deallocate()
-        micPowerMean.deallocate()
         tail.deallocate()
         cleaned.deallocate()
         original.deallocate()
@@ -139,11 +134,6 @@ final class BleedSuppressor {
         // frames, and no start-up bias towards zero.
         averaged += 1
         let a = min(smoothing, 1 - 1 / Float(averaged)), oneMinusA = 1 - a
-        // Frames the averages effectively hold. A voice uncorrelated with the backing still
-        // leaves |E[M·B*]|² ≈ E|M|²·E|B|² / n by chance, which read as bleed took a clean
-        // singer's harmonics away with nothing to remove (a bleed-free recording lost 6 % of
-        // its score with the reference): that expected chance part is subtracted.
-        let effectiveFrames = averaged < 2 ? Float(1) : min(Float(averaged), (1 + a) / oneMinusA)
         var bleedTotal: Float = 0
         for k in 0..<fft.bins {
             let (br, bi) = fft.spectrum[k]
@@ -152,12 +142,9 @@ final class BleedSuppressor {
             crossRe[k] = a * crossRe[k] + oneMinusA * (mr * br + mi * bi)
             crossIm[k] = a * crossIm[k] + oneMinusA * (mi * br - mr * bi)
             backingPower[k] = a * backingPower[k] + oneMinusA * pb
-            micPowerMean[k] = a * micPowerMean[k] + oneMinusA * micPower[k]
             let sbb = backingPower[k]
             backingNow[k] = pb
-            let cross = crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]
-            let chance = micPowerMean[k] * sbb / effectiveFrames
-            gain[k] = sbb > 1e-20 ? max(cross - chance, 0) / (sbb * sbb) : 0
+            gain[k] = sbb > 1e-20 ? (crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]) / (sbb * sbb) : 0
         }
         let d = tailDecay, oneMinusD = 1 - tailDecay
         let bins = fft.bins
@@ -271,7 +258,6 @@ final class BleedSuppressor {
         crossRe.update(repeating: 0, count: fft.bins)
         crossIm.update(repeating: 0, count: fft.bins)
         backingPower.update(repeating: 0, count: fft.bins)
-        micPowerMean.update(repeating: 0, count: fft.bins)
         averaged = 0
         pathDelay = -1
         tail.update(repeating: 0, count: fft.bins)
