@@ -214,12 +214,14 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     private func publishPitch(_ run: LiveSingerRun, _ samples: [PitchSample]) {
         guard let sink else { return }
         let delay = run.session.configuration.micDelayMedia
-        let tolerance = run.session.configuration.difficulty.toleranceSemitones
+        let configuration = run.session.configuration
         for sample in samples {
             let time = sample.time - delay
             let target = Self.targetMidi(in: run.session.reference, at: time)
             let hit = sample.midi.flatMap { sung in
-                target.map { abs(ScoringRules.foldedDeviation(sung: sung, target: $0)) <= tolerance }
+                // The same rule the score uses (whole-semitone rounding by default), so a note
+                // shown as hit is a note scored as hit.
+                target.map { configuration.isHit(deviation: ScoringRules.foldedDeviation(sung: sung, target: $0)) }
             } ?? false
             sink.publishPitch(PitchPayload(
                 singer: run.singer, time: time, hz: sample.midi.map { MusicalPitch.hz(fromMidi: $0) } ?? 0,
