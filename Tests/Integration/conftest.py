@@ -106,14 +106,19 @@ class Server:
         return f"http://127.0.0.1:{self.port}{path}"
 
 
+def write_song_folders(directory, songs):
+    """One folder per (name, UltraStar text) pair, the file named after the folder."""
+    for folder, text in songs:
+        path = pathlib.Path(directory) / folder
+        path.mkdir()
+        (path / f"{folder}.txt").write_text(text, encoding="utf-8")
+    return pathlib.Path(directory)
+
+
 @pytest.fixture(scope="session")
 def songs_dir():
     with tempfile.TemporaryDirectory(prefix="karaoke-songs-") as directory:
-        for folder, text in (("tiny", TINY_SONG), ("second", SECOND_SONG)):
-            path = pathlib.Path(directory) / folder
-            path.mkdir()
-            (path / f"{folder}.txt").write_text(text, encoding="utf-8")
-        yield pathlib.Path(directory)
+        yield write_song_folders(directory, [("tiny", TINY_SONG), ("second", SECOND_SONG)])
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from conftest import PIN, ROOT, SECOND_SONG, TINY_SONG, free_port, karaoke_binary
+from conftest import PIN, ROOT, SECOND_SONG, TINY_SONG, free_port, karaoke_binary, write_song_folders
 
 LOG_LIMIT = 2 * 1024 * 1024
 
@@ -79,12 +79,8 @@ class LoggedServer:
 def many_songs():
     """The two conftest songs plus 60 more, so a queue flood has distinct songs to ask for."""
     with tempfile.TemporaryDirectory(prefix="karaoke-security-songs-") as directory:
-        for folder, text in [("tiny", TINY_SONG)] + [(f"song{i:02}", SECOND_SONG.replace("Second Song", f"Song {i}"))
-                                                     for i in range(60)]:
-            path = pathlib.Path(directory) / folder
-            path.mkdir()
-            (path / f"{folder}.txt").write_text(text, encoding="utf-8")
-        yield pathlib.Path(directory)
+        yield write_song_folders(directory, [("tiny", TINY_SONG)] + [
+            (f"song{i:02}", SECOND_SONG.replace("Second Song", f"Song {i}")) for i in range(60)])
 
 
 @pytest.fixture
@@ -497,9 +493,8 @@ def test_the_remote_keeps_its_host_session_across_a_reload_without_the_pin(serve
 
 def test_a_huge_lyric_file_is_refused_and_never_sent(tmp_path):
     songs = tmp_path / "songs"
-    for folder, text in (("tiny", TINY_SONG), ("second", SECOND_SONG)):
-        (songs / folder).mkdir(parents=True)
-        (songs / folder / f"{folder}.txt").write_text(text, encoding="utf-8")
+    songs.mkdir()
+    write_song_folders(songs, [("tiny", TINY_SONG), ("second", SECOND_SONG)])
     lines = ["#TITLE:Huge", "#ARTIST:Flood", "#MP3:huge.ogg", "#BPM:300", "#GAP:0"]
     for i in range(100_000):
         lines += [f": {4 * i} 2 0 la", f"- {4 * i + 3}"]
