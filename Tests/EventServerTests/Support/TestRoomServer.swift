@@ -38,7 +38,11 @@ final class TestRoomServer {
         room = Room(player: roomPlayer ?? player, catalog: catalog, options: options)
         server = EventServer(configuration: EventServerConfiguration(
             host: "127.0.0.1", port: 0, publicDirectory: publicDir.path, pageRoutes: ["/remote": "remote.html"],
-            allowedOrigins: allowedOrigins, rateLimit: rateLimit, queueLimits: queueLimits))
+            allowedOrigins: allowedOrigins, rateLimit: rateLimit, queueLimits: queueLimits,
+            // A test client that waits on others without reading (a display checked only at the
+            // end) answers no ping meanwhile; on a loaded CI box that can exceed the server's
+            // 30 + 30 s idle allowance. These tests are not about idle sockets (test_security.py is).
+            idlePingSeconds: 600))
         room.start(transport: server, liveSession: liveSession, leaderboard: leaderboard, monitoring: monitoring)
         if loadSong { try room.load(songId: "test") }
         try server.start(delegate: room.connectionHandler)

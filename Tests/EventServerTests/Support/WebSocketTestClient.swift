@@ -69,7 +69,11 @@ final class WebSocketTestClient {
     func receiveFrame(timeout: Double) throws -> Frame? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let frame = parseFrame() { return frame }
+            if let frame = parseFrame() {
+                // Answer pings as every browser does, so reading keeps the connection alive.
+                if frame.opcode == 9 { try sendFrame(opcode: 10, payload: frame.payload); continue }
+                return frame
+            }
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return nil }
             guard try fill(timeout: remaining) else { return nil }
