@@ -37,7 +37,7 @@ extension PulseAudioTests {
         let recorder = try MonitorRecorder(source: "mic")
         defer { recorder.close() }
         let singer = try FollowingSinger(sink: "mic_sink", voice: room.micSignal(singing: true), rate: BleedRoom.rate,
-                                         following: room.engine.clock)
+                                         following: room.engine.clock, realignTolerance: 0.03)
         defer { singer.close() }
         scorer.start()
         recorder.clear()
@@ -108,7 +108,7 @@ extension PulseAudioTests {
         let withoutReference = LiveScorer(session: try ScoringSession(song: room.song, configuration: configuration),
                                           channel: plain.channels[0], clock: room.engine.clock) { unsuppressed.append($0) }
         let bleed = try FollowingSinger(sink: "mic_sink", voice: room.micSignal(singing: false), rate: BleedRoom.rate,
-                                        following: room.engine.clock)
+                                        following: room.engine.clock, realignTolerance: 0.03)
         defer { bleed.close() }
         withReference.start()
         withoutReference.start()
@@ -124,6 +124,8 @@ extension PulseAudioTests {
         _ = withReference.stop()
         _ = withoutReference.stop()
         room.engine.stop()
+        bleed.close()
+        try #require(bleed.realigns <= 2, "playback stalled: the simulated bleed re-found the backing \(bleed.realigns) times")
 
         let with = Self.total(suppressed.all), without = Self.total(unsuppressed.all)
         print("with \(suppressed.all.map { "\($0.lineIndex):\(Int($0.score))+\(Int($0.bonus))" }) without \(unsuppressed.all.map { "\($0.lineIndex):\(Int($0.score))+\(Int($0.bonus))" })")
@@ -144,7 +146,7 @@ extension PulseAudioTests {
         let withReference = LivePitchTracker(channel: capture.channels[0], clock: room.engine.clock, backing: room.engine.renderedOutput)
         let withoutReference = LivePitchTracker(channel: plain.channels[0], clock: room.engine.clock)
         let bleed = try FollowingSinger(sink: "mic_sink", voice: room.micSignal(singing: false), rate: BleedRoom.rate,
-                                        following: room.engine.clock)
+                                        following: room.engine.clock, realignTolerance: 0.03)
         defer { bleed.close() }
         room.engine.seek(to: 3)
         room.engine.play()
@@ -163,18 +165,17 @@ extension PulseAudioTests {
             if sought && position > 27 && position < 29 { break }
         }
         room.engine.stop()
+        bleed.close()
+        // Start and seek make two jumps; more mean the playback stalled and the simulated bleed
+        // no longer is what the speakers played: an overloaded machine, not a suppression result.
+        try #require(bleed.realigns <= 3, "playback stalled: the simulated bleed re-found the backing \(bleed.realigns) times")
         // Judge the stretch after the jump (the suppressor re-converges within 0.5 s).
         let after = { (s: [PitchSample]) in s.filter { $0.time > 21 && $0.time < 27 } }
         let voiced = { (s: [PitchSample]) in Double(s.filter { $0.midi != nil }.count) / Double(max(s.count, 1)) }
         let w = voiced(after(with)), wo = voiced(after(without))
         print("after the seek: voiced \(Int(w * 100)) % of frames with the reference, \(Int(wo * 100)) % without")
         #expect(after(with).count > 400)
-        // Intermittent, not understood yet: after the seek the reference suppressed nothing for
-        // part of the window in 1 of 3 full PulseAudio suite runs (54 % voiced against 96 %), and
-        // 0 of 4 runs alone (0 % against 97 %). Recorded, not hidden: fix and drop the marker.
-        withKnownIssue("after a seek the live reference sometimes stays unaligned for seconds", isIntermittent: true) {
-            #expect(w < 0.5 * wo, "voiced with \(w), without \(wo)")
-        }
+        #expect(w < 0.5 * wo, "voiced with \(w), without \(wo)")
     }
 }
 }
