@@ -5,7 +5,7 @@ import SongModel
 /// with such an array under `"cues"` (node-webvtt's output), or an object with a FLO/LRC
 /// `"lyrics"` string plus `title`/`singer`/`album`/`duration`/`file` (the FLO song JSON).
 public enum JSONCueReader {
-    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
+    public static func read(bytes: [UInt8], path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
         let decoded = SongTextDecoder.decode(bytes)
         let data = Data(decoded.text.utf8)
         let root: Any
@@ -32,7 +32,7 @@ public enum JSONCueReader {
             return try song(cues: cues, metadata: metadata, path: path, cueLines: cueLines)
         }
         if let lyrics = object["lyrics"] as? String {
-            var song = try LRCReader.read(text: lyrics, path: path)
+            var song = try LRCReader.read(text: lyrics, path: path, mode: mode)
             let lrcMeta = song.metadata
             song.metadata = metadata
             if metadata.title.isEmpty { song.metadata.title = lrcMeta.title }

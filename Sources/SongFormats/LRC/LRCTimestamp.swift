@@ -3,6 +3,8 @@ struct LRCTimestamp {
     var seconds: Double
     /// True for the `mm:ss:mss` form.
     var colonFraction: Bool
+    /// Seconds written as 60…99 (`[02:83.37]`): players carry them into the minutes.
+    var secondsOverflow = false
 
     /// Parses the text between the brackets; nil when it is not a timestamp at all.
     init?(_ s: Substring) {
@@ -22,12 +24,22 @@ struct LRCTimestamp {
             fraction = secondsPart[secondsPart.index(after: dot)...]
             secondsPart = secondsPart[..<dot]
         }
-        guard let secs = digits(secondsPart, max: 2), secs < 60 else { return nil }
+        guard let secs = digits(secondsPart, max: 2) else { return nil }
+        secondsOverflow = secs >= 60
         var fractionSeconds = 0.0
         if !fraction.isEmpty || colonFraction {
             guard let f = digits(fraction, max: 3) else { return nil }
             fractionSeconds = Double(f) / [1, 10, 100, 1000][fraction.count]
         }
         seconds = Double(minutes * 60 + secs) + fractionSeconds
+    }
+}
+
+extension LRCTimestamp {
+    /// `m:ss.xx`, for messages.
+    static func format(_ seconds: Double) -> String {
+        let hundredths = Int((seconds * 100).rounded())
+        let s = hundredths / 100
+        return "\(s / 60):" + (s % 60 < 10 ? "0" : "") + "\(s % 60)." + (hundredths % 100 < 10 ? "0" : "") + "\(hundredths % 100)"
     }
 }
