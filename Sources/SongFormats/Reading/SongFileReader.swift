@@ -21,6 +21,10 @@ public enum SongFileReader {
         case .flo: return try FLOReader.read(bytes: bytes, path: path, mode: mode)
         case .jsonCues: return try JSONCueReader.read(bytes: bytes, path: path, mode: mode)
         case .webVTT: return try WebVTTReader.read(bytes: bytes, path: path)
+        case .subRip: return try SubRipReader.read(bytes: bytes, path: path, mode: mode)
+        case .ass: return try ASSReader.read(bytes: bytes, path: path, mode: mode)
+        case .ttml: return try TTMLReader.read(bytes: bytes, path: path, mode: mode)
+        case .midi: return try MIDIReader.read(bytes: bytes, path: path, mode: mode)
         case .unsupported(let reason): throw SongFileError(path: path, line: nil, message: reason)
         }
     }
