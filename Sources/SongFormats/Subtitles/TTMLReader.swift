@@ -17,9 +17,10 @@ public enum TTMLReader {
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         parser.delegate = collector
-        if !parser.parse() {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown XML error"
-            throw SongFileError(path: path, line: max(1, parser.lineNumber), message: "invalid XML: \(reason)")
+        // libxml2 may recover from an error and still report success: the first error counts.
+        if !parser.parse() || collector.firstError != nil {
+            let error = collector.firstError ?? (parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown XML error", parser.lineNumber)
+            throw SongFileError(path: path, line: max(1, error.line), message: "invalid XML: \(error.message)")
         }
         guard collector.sawRoot else {
             throw SongFileError(path: path, line: 1, message: "not a TTML document (no <tt> root element)")
@@ -114,6 +115,7 @@ final class TTMLCollector: NSObject, XMLParserDelegate {
     var title = ""
     var sawRoot = false
     var agentNames: [String: String] = [:]
+    var firstError: (message: String, line: Int)?
     private var stack: [(name: String, begin: Double?, end: Double?)] = []
     private var current: TTMLParagraph?
     private var inTitle = false
@@ -176,6 +178,10 @@ final class TTMLCollector: NSObject, XMLParserDelegate {
         case "agent": agentID = nil
         default: break
         }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if firstError == nil { firstError = ((parseError as NSError).localizedDescription, parser.lineNumber) }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

@@ -7,10 +7,13 @@ enum CodePageEvidence {
     static func score(_ text: String) -> Double {
         let scalars = Array(text.unicodeScalars)
         var score = 0.0
-        for (i, c) in scalars.enumerated() where !c.isASCII {
+        var nonASCIIRun = 0  // letters outside ASCII in a row
+        for (i, c) in scalars.enumerated() {
+            guard !c.isASCII else { nonASCIIRun = 0; continue }
             let previous = i > 0 ? scalars[i - 1] : nil
             let next = i + 1 < scalars.count ? scalars[i + 1] : nil
             let properties = c.properties
+            if !properties.isAlphabetic { nonASCIIRun = 0 }
             if properties.generalCategory == .control || properties.generalCategory == .unassigned
                 || properties.generalCategory == .privateUse || c == "\u{FFFD}" {
                 score -= 10
@@ -18,6 +21,10 @@ enum CodePageEvidence {
                 // Box drawing and shading: DOS screens, not lyrics.
                 score -= 5
             } else if properties.isAlphabetic {
+                nonASCIIRun += 1
+                // Latin-script languages put a few accented letters among ASCII ones; a whole
+                // word of them ("ëþáëþ") is Cyrillic read with the wrong code page.
+                if nonASCIIRun >= 3 && script(c) == .latin { score -= 3 }
                 let inWord = isLetter(previous) || isLetter(next)
                 score += inWord ? 2 : -0.5
                 if properties.isLowercase { score += 0.5 }
