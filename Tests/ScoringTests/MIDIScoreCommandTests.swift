@@ -47,5 +47,6 @@ struct MIDIScoreCommandTests {
         let offPitch = try off.write(sungSong(fixture), name: "midi-3-off", in: scratch)
         let bad = try score(kar, offPitch)
         #expect(bad <= 1500, "3 semitones off: \(bad)")
+        print("MIDI melody scores (medium): on pitch \(good), 3 semitones off \(bad)")
     }
 }

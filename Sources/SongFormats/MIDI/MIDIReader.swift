@@ -33,7 +33,10 @@ public enum MIDIReader {
                 assumption: "read as lyrics without notes")
         }
         let clock = BeatClock(bpm: tempo.initialBPM, gapSeconds: 0)
-        func beat(_ tick: Int) -> Int { Int(clock.beat(atSeconds: tempo.seconds(atTick: tick)).rounded()) }
+        func beat(_ tick: Int) -> Int {
+            // A damaged file can hold absurd ticks; keep the conversion to Int in range.
+            Int(min(1e9, clock.beat(atSeconds: tempo.seconds(atTick: tick))).rounded())
+        }
 
         var lines: [LyricLine] = []
         var current: [Syllable] = []

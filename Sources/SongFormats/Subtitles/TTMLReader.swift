@@ -14,7 +14,7 @@ public enum TTMLReader {
     public static func read(bytes: [UInt8], path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
         var assumptions = ReadingAssumptions(path: path, mode: mode)
         let collector = TTMLCollector()
-        let parser = XMLParser(data: Data(bytes))
+        let parser = XMLParser(data: Data(utf8Document(bytes).utf8))
         parser.shouldResolveExternalEntities = false
         parser.delegate = collector
         // libxml2 may recover from an error and still report success: the first error counts.
@@ -51,6 +51,19 @@ public enum TTMLReader {
         metadata.title = collector.title.trimmingCharacters(in: .whitespacesAndNewlines)
         return Song(metadata: metadata, parts: parts, beatClock: nil, source: SongSource(path: path, format: .ttml),
                     warnings: assumptions.all)
+    }
+
+    /// The document as valid UTF-8 with a declaration that says so. FoundationXML force-unwraps
+    /// the UTF-8 of comments and processing instructions libxml2 hands it, so bytes that are
+    /// not valid UTF-8 there would crash the process; our decoder (BOM, UTF-16, code-page guess)
+    /// makes every document valid UTF-8 first.
+    static func utf8Document(_ bytes: [UInt8]) -> String {
+        var text = SongTextDecoder.decode(bytes).text
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
+            text.replaceSubrange(text.startIndex..<end.upperBound, with: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+        }
+        return text
     }
 }
 

@@ -15,7 +15,13 @@ enum TTMLTimeExpression {
         }
     }
 
+    /// Seconds, nil for what is not a time or beyond 10⁷ s (four months: not a song).
     static func seconds(_ raw: String, rates: Rates = Rates()) -> Double? {
+        guard let value = parse(raw, rates: rates), value.isFinite, value < 1e7 else { return nil }
+        return value
+    }
+
+    private static func parse(_ raw: String, rates: Rates) -> Double? {
         let s = raw.trimmingCharacters(in: .whitespaces)
         guard !s.isEmpty, s.count < 32 else { return nil }
         for (suffix, scale) in [("ms", 0.001), ("h", 3600), ("m", 60), ("s", 1), ("f", 1 / rates.frameRate), ("t", 1 / rates.tickRate)]
