@@ -59,6 +59,14 @@ import SongModel
         #expect(warning.line == line && warning.message.contains(message) && warning.message.contains(assumption), "\(warning)")
     }
 
+    @Test func stampsPlayersAccept() throws {
+        let song = try readFixture("[length:225]\n[01:02:03.50]a\n[00:01.2345]b\n", name: "x.lrc")
+        #expect(song.warnings.isEmpty)
+        #expect(song.metadata.lengthSeconds == 225)
+        #expect(song.parts[0].lines.map(\.start) == [1.2345, 3723.5])
+        #expect(try readFixture("[00:16:200]x\n", name: "x.lrc").parts[0].lines[0].start == 16.2)  // FLO stays FLO
+    }
+
     @Test func lenientLRCValues() throws {
         #expect(try readFixture("[00:01.00]a\n[02:83.37]b\n", name: "x.lrc").parts[0].lines[1].start == 203.37)
         let offset = try readFixture("[offset:+1.1]\n[00:01.00]a\n[00:02.00]b\n", name: "x.lrc")

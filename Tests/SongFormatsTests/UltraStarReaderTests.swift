@@ -114,6 +114,16 @@ import SongModel
         #expect(!song.parts.isEmpty && song.parts.allSatisfy { !$0.lines.isEmpty })
     }
 
+    @Test func aFileDeclaredUTF8ButSavedInCP1252IsGuessed() throws {
+        let bytes = Array("#TITLE:Caf".utf8) + [0xE9] + Array("\n#ENCODING:UTF8\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 don".utf8) + [0x92, 0x74, 0x0A]
+        let song = try SongFileReader.read(bytes: bytes, path: "x.txt")
+        #expect(song.metadata.title == "Café")
+        #expect(song.parts[0].lines[0].text == "don’t")
+        #expect(song.warnings.map(\.line) == [2])
+        #expect(song.warnings[0].message.contains("not valid UTF-8; read as CP1252"))
+        #expect(readError(bytes: bytes, name: "x.txt", mode: .strict)?.line == 2)
+    }
+
     @Test func lenientReadingKeepsWhatItCan() throws {
         // v1.1.0 read as 1.x: quarter beats; the beat -1 note of a duet kept one beat before #GAP.
         let duet = try readFixture("#VERSION:v1.1.0\n#TITLE:T\n#MP3:a.ogg\n#BPM:150\n#GAP:1000\nP1\n: -1 2 0 a\n: 2 1 0 b\nP2\n: 0 2 0 c\nE\n")

@@ -108,6 +108,10 @@ public enum LRCReader {
                                        assumption: "no offset is applied")
             }
         case "length":
+            if let seconds = SongNumbers.decimal(Substring(value)), seconds >= 0, seconds < 1e6 {
+                metadata.lengthSeconds = seconds  // `[length:225]`: seconds
+                return
+            }
             guard let stamp = LRCTimestamp(Substring(value)) else {
                 try assumptions.assume(line: line, problem: "[length:] must be mm:ss, found '\(value)'", assumption: "the tag is ignored")
                 return

@@ -4,7 +4,15 @@ import SongModel
 public enum UltraStarReader {
     public static func read(bytes: [UInt8], path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
         var assumptions = ReadingAssumptions(path: path, mode: mode)
-        let declared = try declaredEncoding(bytes, assumptions: &assumptions)
+        var declared = try declaredEncoding(bytes, assumptions: &assumptions)
+        if declared == .utf8, SongTextDecoder.byteOrderMark(bytes) == nil, String(validating: bytes, as: UTF8.self) == nil {
+            // Editors re-save files in their own code page and keep the tag.
+            let guessed = SongTextDecoder.decode(bytes).encoding
+            try assumptions.assume(line: declaredEncodingLine(bytes),
+                                   problem: "#ENCODING says UTF-8 but the file is not valid UTF-8",
+                                   assumption: "read as \(guessed.rawValue) (guessed from the bytes)")
+            declared = guessed
+        }
         let text = SongTextDecoder.decode(bytes, declared: declared).text
         return try read(text: text, assumptions: &assumptions)
     }
@@ -103,6 +111,18 @@ public enum UltraStarReader {
                 lineStart = i + 1
             }
             i += 1
+        }
+        return nil
+    }
+
+    /// The line of the `#ENCODING` tag, for the warning about it.
+    static func declaredEncodingLine(_ bytes: [UInt8]) -> Int? {
+        var number = 1
+        var start = 0
+        for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0A {
+            if encodingLabel(bytes[start..<i]) != nil { return number }
+            number += 1
+            start = i + 1
         }
         return nil
     }
