@@ -145,7 +145,8 @@ import SongModel
         ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:x\n: 0 1 0 a\n", 4, "#BPM must be a number"),
         ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n: 0 1 0 a\n", 4, "missing required header #BPM"),
         ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nE\n", 5, "no notes"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nhello\nworld\n", 5, "no notes"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nhello\nworld\n", 5, "unrecognised line 'hello'"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nhello\nworld\n", 5, "(no notes remain)"),
     ])
     func noUsableTimelineIsRejectedEvenLeniently(text: String, line: Int, message: String) {
         let error = readError(text, name: "bad.txt")

@@ -9,6 +9,8 @@ struct ReadingAssumptions {
     let path: String
     let mode: SongReadingMode
     private(set) var warnings: [SongFileWarning] = []
+    /// The problems behind the warnings, as strict reading would word them.
+    private(set) var problems: [(line: Int?, problem: String)] = []
     /// More than this many warnings are summarised: a broken file must not flood a log.
     static let maximumWarnings = 50
     private var dropped = 0
@@ -21,6 +23,7 @@ struct ReadingAssumptions {
     mutating func assume(line: Int?, problem: String, assumption: String) throws(SongFileError) {
         if mode == .strict { throw SongFileError(path: path, line: line, message: problem) }
         guard warnings.count < Self.maximumWarnings else { dropped += 1; return }
+        problems.append((line, problem))
         warnings.append(SongFileWarning(path: path, line: line, message: "\(problem); \(assumption)"))
     }
 

@@ -49,6 +49,10 @@ public enum UltraStarReader {
         var metadata = header.metadata
         try header.validateRequired(bodyLine: bodyLine, metadata: &metadata, assumptions: &assumptions)
         guard !voices.isEmpty else {
+            // Skipped lines are why no note remains: name the first one.
+            if let skipped = assumptions.problems.first(where: { ($0.line ?? 0) >= bodyLine }) {
+                throw SongFileError(path: path, line: skipped.line, message: "\(skipped.problem) (no notes remain)")
+            }
             throw SongFileError(path: path, line: bodyLine, message: "the file has no notes")
         }
 
