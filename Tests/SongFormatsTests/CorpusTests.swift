@@ -40,6 +40,7 @@ struct CorpusTests {
         "man0lis__ultrastar-txt__value_error_in_header_videogap.txt": (6, "#VIDEOGAP must be a number"),
         "man0lis__ultrastar-txt__value_error_in_header_year.txt": (7, "#YEAR must be a whole number"),
         "UltraStar-Deluxe__Play__UltraStarSongTemplate__song.txt": (1, "unrecognised line '${artistTag}'"),
+        "osk__node-webvtt__acid.vtt": (62, "malformed cue timing 'MALFORMEDCUE -->'"),
     ]
 
     @Test func corpusIsPresent() {

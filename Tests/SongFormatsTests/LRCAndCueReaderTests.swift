@@ -92,12 +92,17 @@ import SongModel
 
     @Test func jsonErrorsNameTheCueLine() {
         let text = "[\n  {\"start\": 1, \"end\": 2, \"text\": \"a\"},\n  {\"start\": 5, \"end\": 3, \"text\": \"b\"}\n]"
-        let error = readError(text, name: "c.json")
+        let error = readError(text, name: "c.json", mode: .strict)
         #expect(error?.line == 3)
         #expect(error?.message.contains("cue 2") == true)
+        // Leniently the broken cue is skipped with a warning on its line.
+        let song = try? readFixture(text, name: "c.json")
+        #expect(song?.parts[0].lines.map(\.text) == ["a"])
+        #expect(song?.warnings.map(\.line) == [3])
         #expect(readError("[{\"start\": 1,, }]", name: "c.json")?.message.contains("invalid JSON") == true)
         #expect(readError("{\"x\": 1}", name: "c.json")?.line == 1)
         #expect(readError("[\n {\"start\": 1,\n  \"end\": x}\n]\n", name: "c.json")?.line == 3)
+        #expect(readError("[\n {\"start\": 1,\n  \"end\": 0, \"text\": \"a\"}\n]\n", name: "c.json")?.message.contains("no usable cue remains") == true)
         #expect(readError(String(repeating: "[", count: 100_000), name: "deep.json")?.message.contains("invalid JSON") == true)
     }
 

@@ -20,7 +20,7 @@ public enum SongFileReader {
         case .lrc: return try LRCReader.read(bytes: bytes, path: path, mode: mode)
         case .flo: return try FLOReader.read(bytes: bytes, path: path, mode: mode)
         case .jsonCues: return try JSONCueReader.read(bytes: bytes, path: path, mode: mode)
-        case .webVTT: return try WebVTTReader.read(bytes: bytes, path: path)
+        case .webVTT: return try WebVTTReader.read(bytes: bytes, path: path, mode: mode)
         case .subRip: return try SubRipReader.read(bytes: bytes, path: path, mode: mode)
         case .ass: return try ASSReader.read(bytes: bytes, path: path, mode: mode)
         case .ttml: return try TTMLReader.read(bytes: bytes, path: path, mode: mode)
