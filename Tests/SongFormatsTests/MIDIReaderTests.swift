@@ -77,6 +77,10 @@ import TestSupport
         var fixture = MIDIFixture.tune()
         fixture.melody = fixture.melody.map { var s = $0; s.lyric = ""; return s }
         #expect(readError(bytes: fixture.bytes(), name: "x.mid")?.message.contains("no lyrics") == true)
+        // Two text events ("Sequenced by …" comments) are not the words of a song.
+        fixture = MIDIFixture.tune()
+        fixture.melody = fixture.melody.enumerated().map { var s = $1; s.lyric = $0 < 2 ? "comment \($0)" : ""; return s }
+        #expect(readError(bytes: fixture.bytes(), name: "x.mid")?.message.contains("no lyrics") == true)
         // Truncated headers and random bytes after a valid header never crash.
         for n in [4, 8, 13, 14, 22, 30] {
             _ = readError(bytes: Array(MIDIFixture.tune().bytes().prefix(n)), name: "x.mid")

@@ -19,6 +19,8 @@ struct MIDILyrics {
     var info: [String] = []
     /// Which meta event carried the words, for the documentation of what was read.
     var source = "lyric events"
+    /// Fewer text events than this in the best track are comments, not the words of a song.
+    static let minimumKARWords = 4
 
     init(file: MIDIFile) {
         let lyricEvents = file.tracks.flatMap { track in track.compactMap { timed -> (Int, [UInt8])? in
@@ -55,7 +57,9 @@ struct MIDILyrics {
             let best = textTracks.max { a, b in
                 a.filter { $0.1.first != 0x40 }.count < b.filter { $0.1.first != 0x40 }.count
             } ?? []
-            words = best.filter { $0.1.first != 0x40 }  // '@' tags are not lyrics
+            // '@' tags are not lyrics; a track with a few texts holds comments ("Sequenced by …").
+            let texts = best.filter { $0.1.first != 0x40 }
+            words = texts.count >= Self.minimumKARWords ? texts : []
         }
         var breakPending = false
         for (tick, data) in words.sorted(by: { $0.0 < $1.0 }) {
