@@ -22,6 +22,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Hold the file to its format's rules (for song authors): what is otherwise read with a warning is an error.")
+    var strict = false
+
     func run() throws {
         let loaded = try load()
         let indices: [Int]
@@ -34,6 +37,10 @@ struct ShowCommand: ParsableCommand {
             indices = Array(loaded.parts.indices)
         }
         let view = SongTimelineJSON(song: loaded, parts: indices)
+        // Warnings go to stderr so `--json` output stays one JSON document.
+        for warning in loaded.warnings {
+            FileHandle.standardError.write(Data((warning.description + "\n").utf8))
+        }
         if json {
             print(try JSONOutput.string(view))
             return
@@ -59,18 +66,25 @@ struct ShowCommand: ParsableCommand {
 
     private func load() throws -> Song {
         var isDir: ObjCBool = false
+        let entry: SongEntry?
         if FileManager.default.fileExists(atPath: song, isDirectory: &isDir) {
             if !isDir.boolValue { return try readFile(song) }
             let url = URL(fileURLWithPath: song).standardizedFileURL
-            let library = SongLibrary(directory: url.deletingLastPathComponent().path)
-            return try fromEntry(library.entry(id: url.lastPathComponent), id: song)
+            entry = SongLibrary(directory: url.deletingLastPathComponent().path).entry(id: url.lastPathComponent)
+        } else {
+            entry = SongLibrary(directory: directory ?? SongLibrary.defaultDirectory()).entry(id: song)
         }
-        let library = SongLibrary(directory: directory ?? SongLibrary.defaultDirectory())
-        return try fromEntry(library.entry(id: song), id: song)
+        // The library reads leniently; an author asking for --strict gets the folder's lyric file read strictly.
+        if strict, let path = entry?.lyricsPath { return try readFile(path) }
+        return try fromEntry(entry, id: song)
     }
 
     private func readFile(_ path: String) throws -> Song {
-        do { return try SongFileReader.read(path: path) } catch { throw SongCommandFailure(error.description) }
+        do {
+            return try SongFileReader.read(path: path, mode: strict ? .strict : .lenient)
+        } catch {
+            throw SongCommandFailure(error.description)
+        }
     }
 
     private func fromEntry(_ entry: SongEntry?, id: String) throws -> Song {

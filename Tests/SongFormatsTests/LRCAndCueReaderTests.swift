@@ -34,15 +34,46 @@ import SongModel
         #expect(song.parts[0].lines.map(\.start) == [16.2, 18.3])
     }
 
-    @Test(arguments: [
-        ("[00:01.00]a\n[00:7x.00]b\n", 2, "malformed timestamp"),
-        ("[offset:soon]\n[00:01.00]a\n", 1, "[offset:]"),
-        ("[00:01.00]a <00:02.00> b <00:01.50> c\n", 1, "earlier"),
-    ])
-    func malformedLRC(text: String, line: Int, message: String) {
-        let error = readError(text, name: "bad.lrc")
+    static let brokenLRC: [(String, Int, String, String)] = [
+        ("[00:01.00]a\n[00:7x.00]b\n", 2, "malformed timestamp", "the line is skipped"),
+        ("[offset:soon]\n[00:01.00]a\n", 1, "[offset:]", "no offset is applied"),
+        ("[offset:+1.1]\n[00:01.00]a\n", 1, "[offset:]", "read as 1.1 ms"),
+        ("[length:How long the song is]\n[00:01.00]a\n", 1, "[length:]", "the tag is ignored"),
+        ("[00:01.00]a\n[02:83.37]b\n", 2, "more than 59 seconds", "read as 3:23.37"),
+        ("[00:01.00]a <00:02.00> b <00:01.50> c\n", 1, "earlier", "the stamp is ignored"),
+    ]
+
+    @Test(arguments: brokenLRC.indices)
+    func brokenLRCIsAnErrorStrictly(index: Int) {
+        let (text, line, message, _) = Self.brokenLRC[index]
+        let error = readError(text, name: "bad.lrc", mode: .strict)
         #expect(error?.line == line)
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+
+    @Test(arguments: brokenLRC.indices)
+    func brokenLRCReadsLenientlyWithAWarning(index: Int) throws {
+        let (text, line, message, assumption) = Self.brokenLRC[index]
+        let song = try readFixture(text, name: "bad.lrc")
+        let warning = try #require(song.warnings.first, "no warning")
+        #expect(warning.line == line && warning.message.contains(message) && warning.message.contains(assumption), "\(warning)")
+    }
+
+    @Test func stampsPlayersAccept() throws {
+        let song = try readFixture("[length:225]\n[01:02:03.50]a\n[00:01.2345]b\n", name: "x.lrc")
+        #expect(song.warnings.isEmpty)
+        #expect(song.metadata.lengthSeconds == 225)
+        #expect(song.parts[0].lines.map(\.start) == [1.2345, 3723.5])
+        #expect(try readFixture("[00:16:200]x\n", name: "x.lrc").parts[0].lines[0].start == 16.2)  // FLO stays FLO
+    }
+
+    @Test func lenientLRCValues() throws {
+        #expect(try readFixture("[00:01.00]a\n[02:83.37]b\n", name: "x.lrc").parts[0].lines[1].start == 203.37)
+        let offset = try readFixture("[offset:+1.1]\n[00:01.00]a\n[00:02.00]b\n", name: "x.lrc")
+        #expect(approx(offset.parts[0].lines[0].start, 1 - 0.0011))
+        let words = try readFixture("[00:01.00]a <00:02.00> b <00:01.50> c\n", name: "x.lrc").parts[0].lines[0]
+        #expect(words.syllables.map(\.start) == [1, 2])
+        #expect(words.text.split(separator: " ") == ["a", "b", "c"])
     }
 
     @Test func noTimedLinesIsAnError() {
@@ -61,12 +92,17 @@ import SongModel
 
     @Test func jsonErrorsNameTheCueLine() {
         let text = "[\n  {\"start\": 1, \"end\": 2, \"text\": \"a\"},\n  {\"start\": 5, \"end\": 3, \"text\": \"b\"}\n]"
-        let error = readError(text, name: "c.json")
+        let error = readError(text, name: "c.json", mode: .strict)
         #expect(error?.line == 3)
         #expect(error?.message.contains("cue 2") == true)
+        // Leniently the broken cue is skipped with a warning on its line.
+        let song = try? readFixture(text, name: "c.json")
+        #expect(song?.parts[0].lines.map(\.text) == ["a"])
+        #expect(song?.warnings.map(\.line) == [3])
         #expect(readError("[{\"start\": 1,, }]", name: "c.json")?.message.contains("invalid JSON") == true)
         #expect(readError("{\"x\": 1}", name: "c.json")?.line == 1)
         #expect(readError("[\n {\"start\": 1,\n  \"end\": x}\n]\n", name: "c.json")?.line == 3)
+        #expect(readError("[\n {\"start\": 1,\n  \"end\": 0, \"text\": \"a\"}\n]\n", name: "c.json")?.message.contains("no usable cue remains") == true)
         #expect(readError(String(repeating: "[", count: 100_000), name: "deep.json")?.message.contains("invalid JSON") == true)
     }
 
@@ -86,6 +122,5 @@ import SongModel
     }
 
     @Test func assIsRejectedAsUnsupported() {
-        #expect(readError("[Script Info]\n", name: "k.ass")?.message.contains("not supported") == true)
     }
 }

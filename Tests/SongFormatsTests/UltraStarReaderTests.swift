@@ -74,23 +74,81 @@ import SongModel
         #expect(song.metadata.vocalsFile == "v.ogg")
     }
 
+    /// Broken rules players work around: strictly an error on the line, leniently a warning on
+    /// the same line saying what was assumed.
+    static let workedAround: [(String, Int, String, String)] = [
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n#BPM:120\n: 0 1 0 a\n", 5, "duplicate header #BPM", "line 4's value is used"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n#RELATIVE:maybe\n: 0 1 0 a\n", 5, "#RELATIVE", "'no' is assumed"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\n: 1 x 0 b\n", 6, "expected length", "the note is skipped"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0a\n", 5, "space after the pitch", "the rest of the line is the syllable"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 -1 0 a\n", 5, "negative", "read as 0 beats"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 4 1 0 a\n: 2 1 0 b\n", 6, "in order", "sorted"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nP0\n: 4 1 0 a\n", 5, "P1…P9", "skipped"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 99999999999 0 a\n: 4 1 0 b\n", 5, "expected length", "skipped"),
+        ("#TITLE:T\n#ARTIST:A\n#BPM:100\n: 0 1 0 a\n", 4, "#MP3", "lyrics-only"),
+        ("#VERSION:3.0.0\n#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\n", 1, "#VERSION", "unversioned"),
+        ("#VERSION:v1.1.0\n#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\n", 1, "#VERSION", "read as version 1.x"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n#GAP\n: 0 1 0 a\n", 5, "no ':'", "ignored"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\n#GAP:5\n", 6, "after the notes", "skipped"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n#YEAR:This\n: 0 1 0 a\n", 5, "#YEAR must be a whole number", "ignored"),
+        ("#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\n", 4, "#TITLE", "'fixture' is used as title"),
+        ("#TITLE:T\n#MP3:a.ogg\n#BPM:100\nP1\n: -1 2 0 a\n: 2 1 0 b\nP2\n: 0 2 0 c\n", 5, "beat -1 is negative", "kept before beat 0"),
+    ]
+
+    @Test(arguments: workedAround.indices)
+    func strictReadingRejectsWithTheLine(index: Int) {
+        let (text, line, message, _) = Self.workedAround[index]
+        let error = readError(text, name: "fixture.txt", mode: .strict)
+        #expect(error?.path == "fixture.txt")
+        #expect(error?.line == line, "\(String(describing: error))")
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+
+    @Test(arguments: workedAround.indices)
+    func lenientReadingWarnsWithTheLineAndTheAssumption(index: Int) throws {
+        let (text, line, message, assumption) = Self.workedAround[index]
+        let song = try readFixture(text, name: "fixture.txt")
+        let warning = try #require(song.warnings.first { $0.line == line }, "\(song.warnings)")
+        #expect(warning.message.contains(message) && warning.message.contains(assumption), "\(warning)")
+        #expect(warning.description.hasPrefix("fixture.txt:\(line): warning: "))
+        #expect(!song.parts.isEmpty && song.parts.allSatisfy { !$0.lines.isEmpty })
+    }
+
+    @Test func aFileDeclaredUTF8ButSavedInCP1252IsGuessed() throws {
+        let bytes = Array("#TITLE:Caf".utf8) + [0xE9] + Array("\n#ENCODING:UTF8\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 don".utf8) + [0x92, 0x74, 0x0A]
+        let song = try SongFileReader.read(bytes: bytes, path: "x.txt")
+        #expect(song.metadata.title == "Café")
+        #expect(song.parts[0].lines[0].text == "don’t")
+        #expect(song.warnings.map(\.line) == [2])
+        #expect(song.warnings[0].message.contains("not valid UTF-8; read as CP1252"))
+        #expect(readError(bytes: bytes, name: "x.txt", mode: .strict)?.line == 2)
+    }
+
+    @Test func lenientReadingKeepsWhatItCan() throws {
+        // v1.1.0 read as 1.x: quarter beats; the beat -1 note of a duet kept one beat before #GAP.
+        let duet = try readFixture("#VERSION:v1.1.0\n#TITLE:T\n#MP3:a.ogg\n#BPM:150\n#GAP:1000\nP1\n: -1 2 0 a\n: 2 1 0 b\nP2\n: 0 2 0 c\nE\n")
+        #expect(duet.parts.count == 2)
+        #expect(approx(duet.parts[0].lines[0].start, 1.0 - 60 / (150 * 4)))
+        #expect(duet.parts[0].notes.map(\.startBeat) == [-1, 2])
+        // Out of order notes are sorted; lines stay in order.
+        let sorted = try readFixture("#TITLE:T\n#MP3:a.ogg\n#BPM:100\n: 4 1 0 a\n: 2 1 0 b\n- 6\n: 8 1 0 c\n")
+        #expect(sorted.parts[0].notes.map(\.startBeat) == [2, 4, 8])
+        // A missing #MP3 is a lyrics-only song: no audio, notes kept.
+        let lyricsOnly = try readFixture("#TITLE:T\n#BPM:100\n: 0 1 0 a\n")
+        #expect(lyricsOnly.metadata.audioFile == nil && lyricsOnly.hasNotes)
+        // A clean file has no warnings.
+        #expect(try readFixture("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\nE\n").warnings.isEmpty)
+    }
+
     @Test(arguments: [
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n#BPM:120\n: 0 1 0 a\n", 5, "duplicate header #BPM"),
         ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:0\n: 0 1 0 a\n", 4, "positive"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n#RELATIVE:maybe\n: 0 1 0 a\n", 5, "#RELATIVE"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\n: 1 x 0 b\n", 6, "expected length"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0a\n", 5, "space after the pitch"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 -1 0 a\n", 5, "negative"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 4 1 0 a\n: 2 1 0 b\n", 6, "in order"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nP0\n: 4 1 0 a\n", 5, "P1…P9"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:x\n: 0 1 0 a\n", 4, "#BPM must be a number"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n: 0 1 0 a\n", 4, "missing required header #BPM"),
         ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nE\n", 5, "no notes"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 99999999999 0 a\n", 5, "expected length"),
-        ("#TITLE:T\n#ARTIST:A\n#BPM:100\n: 0 1 0 a\n", 4, "#MP3"),
-        ("#VERSION:3.0.0\n#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\n", 1, "#VERSION"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n#GAP\n: 0 1 0 a\n", 5, "no ':'"),
-        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\n: 0 1 0 a\n#GAP:5\n", 6, "after the notes"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nhello\nworld\n", 5, "unrecognised line 'hello'"),
+        ("#TITLE:T\n#ARTIST:A\n#MP3:a.ogg\n#BPM:100\nhello\nworld\n", 5, "(no notes remain)"),
     ])
-    func malformedInputNamesTheLine(text: String, line: Int, message: String) {
+    func noUsableTimelineIsRejectedEvenLeniently(text: String, line: Int, message: String) {
         let error = readError(text, name: "bad.txt")
         #expect(error?.path == "bad.txt")
         #expect(error?.line == line, "\(String(describing: error))")

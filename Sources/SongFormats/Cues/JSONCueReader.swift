@@ -5,7 +5,7 @@ import SongModel
 /// with such an array under `"cues"` (node-webvtt's output), or an object with a FLO/LRC
 /// `"lyrics"` string plus `title`/`singer`/`album`/`duration`/`file` (the FLO song JSON).
 public enum JSONCueReader {
-    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
+    public static func read(bytes: [UInt8], path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
         let decoded = SongTextDecoder.decode(bytes)
         let data = Data(decoded.text.utf8)
         let root: Any
@@ -16,7 +16,7 @@ public enum JSONCueReader {
         }
         let cueLines = JSONCueLocator.elementLines(decoded.text)
         if let cues = root as? [Any] {
-            return try song(cues: cues, metadata: SongMetadata(), path: path, cueLines: cueLines)
+            return try song(cues: cues, metadata: SongMetadata(), path: path, cueLines: cueLines, mode: mode)
         }
         guard let object = root as? [String: Any] else {
             throw SongFileError(path: path, line: 1, message: "expected a JSON array of cues or an object")
@@ -29,10 +29,10 @@ public enum JSONCueReader {
         metadata.audioFile = object["file"] as? String ?? object["audio"] as? String
         metadata.coverFile = object["image"] as? String ?? object["cover"] as? String
         if let cues = object["cues"] as? [Any] {
-            return try song(cues: cues, metadata: metadata, path: path, cueLines: cueLines)
+            return try song(cues: cues, metadata: metadata, path: path, cueLines: cueLines, mode: mode)
         }
         if let lyrics = object["lyrics"] as? String {
-            var song = try LRCReader.read(text: lyrics, path: path)
+            var song = try LRCReader.read(text: lyrics, path: path, mode: mode)
             let lrcMeta = song.metadata
             song.metadata = metadata
             if metadata.title.isEmpty { song.metadata.title = lrcMeta.title }
@@ -42,24 +42,35 @@ public enum JSONCueReader {
         throw SongFileError(path: path, line: 1, message: "JSON object has neither \"cues\" nor \"lyrics\"")
     }
 
-    private static func song(cues: [Any], metadata: SongMetadata, path: String, cueLines: [Int]) throws(SongFileError) -> Song {
+    /// Cues to lines. Leniently a cue that cannot be used (no number for `start`, ends before it
+    /// starts …) is skipped with a warning; strictly it is an error.
+    private static func song(cues: [Any], metadata: SongMetadata, path: String, cueLines: [Int],
+                             mode: SongReadingMode) throws(SongFileError) -> Song {
+        var assumptions = ReadingAssumptions(path: path, mode: mode)
         var lines: [LyricLine] = []
         for (i, element) in cues.enumerated() {
             let line = i < cueLines.count ? cueLines[i] : 1
-            func fail(_ message: String) -> SongFileError { SongFileError(path: path, line: line, message: "cue \(i + 1): \(message)") }
-            guard let cue = element as? [String: Any] else { throw fail("expected an object") }
-            guard let start = seconds(cue["start"]) else { throw fail("\"start\" must be a number of seconds ≥ 0") }
-            guard let end = seconds(cue["end"]) else { throw fail("\"end\" must be a number of seconds ≥ 0") }
-            guard end >= start else { throw fail("ends (\(end) s) before it starts (\(start) s)") }
-            guard let text = cue["text"] as? String else { throw fail("\"text\" must be a string") }
+            func skip(_ message: String) throws(SongFileError) {
+                try assumptions.assume(line: line, problem: "cue \(i + 1): \(message)", assumption: "the cue is skipped")
+            }
+            guard let cue = element as? [String: Any] else { try skip("expected an object"); continue }
+            guard let start = seconds(cue["start"]) else { try skip("\"start\" must be a number of seconds ≥ 0"); continue }
+            guard let end = seconds(cue["end"]) else { try skip("\"end\" must be a number of seconds ≥ 0"); continue }
+            guard end >= start else { try skip("ends (\(end) s) before it starts (\(start) s)"); continue }
+            guard let text = cue["text"] as? String else { try skip("\"text\" must be a string"); continue }
             let shown = text.split(whereSeparator: \.isNewline).map { Substring($0).trimmed }.joined(separator: " ")
             if shown.isEmpty { continue }
             lines.append(LyricLine(start: start, end: end, syllables: [Syllable(text: shown, start: start, end: end)]))
         }
-        guard !lines.isEmpty else { throw SongFileError(path: path, line: 1, message: "no cues with text") }
+        guard !lines.isEmpty else {
+            if let first = assumptions.problems.first {
+                throw SongFileError(path: path, line: first.line, message: "\(first.problem) (no usable cue remains)")
+            }
+            throw SongFileError(path: path, line: 1, message: "no cues with text")
+        }
         lines = lines.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         return Song(metadata: metadata, parts: [VoicePart(name: "Solo", lines: lines)], beatClock: nil,
-                    source: SongSource(path: path, format: .jsonCues))
+                    source: SongSource(path: path, format: .jsonCues), warnings: assumptions.all)
     }
 
     private static func seconds(_ value: Any?) -> Double? {

@@ -5,40 +5,47 @@ import SongModel
 /// or foobar2000-style `[mm:ss.xx]` inside the text), `[offset:]`, ID tags, and the
 /// `[mm:ss:mss]` FLO variant (reported as `.flo`).
 ///
-/// Lines without any timestamp are ignored, as LRC players do (they are comments);
-/// a bracket that starts like a timestamp but is not one is an error.
+/// Lines without any timestamp are ignored, as LRC players do (they are comments). Leniently
+/// a line whose stamp is malformed is skipped, seconds over 59 carry into the minutes, a tag
+/// value that is not a number is ignored and a word stamp going backwards is dropped, each with
+/// a warning; strictly each of these is an error.
 public enum LRCReader {
     /// Shown until this long after the last line starts when nothing gives its end.
     static let lastLineMinimum = 3.0
 
-    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
-        try read(text: SongTextDecoder.decode(bytes).text, path: path)
+    public static func read(bytes: [UInt8], path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
+        try read(text: SongTextDecoder.decode(bytes).text, path: path, mode: mode)
     }
 
-    public static func read(text: String, path: String) throws(SongFileError) -> Song {
+    public static func read(text: String, path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
+        var assumptions = ReadingAssumptions(path: path, mode: mode)
         var metadata = SongMetadata()
         var offsetSeconds = 0.0
         var timed: [(start: Double, words: [LRCWord], line: Int)] = []
         var sawColonFraction = false
 
-        for (index, raw) in TextLines.split(text).enumerated() {
+        lines: for (index, raw) in TextLines.split(text).enumerated() {
             let number = index + 1
-            func fail(_ message: String) -> SongFileError { SongFileError(path: path, line: number, message: message) }
             var rest = raw.trimmed
             var starts: [Double] = []
             // Leading brackets: timestamps or one ID tag.
             while rest.first == "[", let close = rest.firstIndex(of: "]") {
                 let inside = rest[rest.index(after: rest.startIndex)..<close]
                 if let stamp = LRCTimestamp(inside) {
+                    if stamp.secondsOverflow {
+                        try assumptions.assume(line: number, problem: "timestamp [\(inside)] has more than 59 seconds",
+                                               assumption: "read as \(LRCTimestamp.format(stamp.seconds))")
+                    }
                     starts.append(stamp.seconds)
                     sawColonFraction = sawColonFraction || stamp.colonFraction
                     rest = rest[rest.index(after: close)...]
                 } else if inside.first?.isNumber == true {
-                    throw fail("malformed timestamp [\(inside)]")
+                    try assumptions.assume(line: number, problem: "malformed timestamp [\(inside)]", assumption: "the line is skipped")
+                    continue lines
                 } else if starts.isEmpty, let colon = inside.firstIndex(of: ":") {
                     let key = inside[..<colon].trimmed.lowercased()
                     let value = String(inside[inside.index(after: colon)...].trimmed)
-                    try apply(tag: key, value: value, to: &metadata, offset: &offsetSeconds, fail: fail)
+                    try apply(tag: key, value: value, line: number, to: &metadata, offset: &offsetSeconds, assumptions: &assumptions)
                     rest = ""
                     break
                 } else {
@@ -46,7 +53,7 @@ public enum LRCReader {
                 }
             }
             if starts.isEmpty { continue }
-            let words = try LRCWord.split(rest, fail: fail, sawColonFraction: &sawColonFraction)
+            let words = try LRCWord.split(rest, line: number, assumptions: &assumptions, sawColonFraction: &sawColonFraction)
             for start in starts { timed.append((start, words, number)) }
         }
         guard !timed.isEmpty else {
@@ -76,11 +83,11 @@ public enum LRCReader {
             throw SongFileError(path: path, line: nil, message: "every timed line is empty")
         }
         return Song(metadata: metadata, parts: [VoicePart(name: "Solo", lines: lines)], beatClock: nil,
-                    source: SongSource(path: path, format: sawColonFraction ? .flo : .lrc))
+                    source: SongSource(path: path, format: sawColonFraction ? .flo : .lrc), warnings: assumptions.all)
     }
 
-    private static func apply(tag: String, value: String, to metadata: inout SongMetadata, offset: inout Double,
-                              fail: (String) -> SongFileError) throws(SongFileError) {
+    private static func apply(tag: String, value: String, line: Int, to metadata: inout SongMetadata, offset: inout Double,
+                              assumptions: inout ReadingAssumptions) throws(SongFileError) {
         switch tag {
         case "ti": metadata.title = value
         case "ar": metadata.artist = value
@@ -88,14 +95,26 @@ public enum LRCReader {
         case "au", "by": if metadata.creator == nil { metadata.creator = value }
         case "la", "lang": metadata.language = value
         case "offset":
-            guard let ms = SongNumbers.integer(Substring(value.replacingOccurrences(of: "+", with: ""))) else {
-                throw fail("[offset:] must be a whole number of milliseconds, found '\(value)'")
+            let digits = Substring(value.replacingOccurrences(of: "+", with: ""))
+            if let ms = SongNumbers.integer(digits) {
+                // Positive offsets make the lyrics appear sooner.
+                offset = Double(ms) / 1000
+            } else if let ms = SongNumbers.decimal(digits) {
+                try assumptions.assume(line: line, problem: "[offset:] must be a whole number of milliseconds, found '\(value)'",
+                                       assumption: "read as \(ms) ms")
+                offset = ms / 1000
+            } else {
+                try assumptions.assume(line: line, problem: "[offset:] must be a whole number of milliseconds, found '\(value)'",
+                                       assumption: "no offset is applied")
             }
-            // Positive offsets make the lyrics appear sooner.
-            offset = Double(ms) / 1000
         case "length":
+            if let seconds = SongNumbers.decimal(Substring(value)), seconds >= 0, seconds < 1e6 {
+                metadata.lengthSeconds = seconds  // `[length:225]`: seconds
+                return
+            }
             guard let stamp = LRCTimestamp(Substring(value)) else {
-                throw fail("[length:] must be mm:ss, found '\(value)'")
+                try assumptions.assume(line: line, problem: "[length:] must be mm:ss, found '\(value)'", assumption: "the tag is ignored")
+                return
             }
             metadata.lengthSeconds = stamp.seconds
         default:

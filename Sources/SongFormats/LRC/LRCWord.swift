@@ -7,7 +7,7 @@ struct LRCWord {
     var text: String
 
     /// Splits line text at `<mm:ss.xx>` (or inline `[mm:ss.xx]`) word stamps.
-    static func split(_ text: Substring, fail: (String) -> SongFileError,
+    static func split(_ text: Substring, line: Int, assumptions: inout ReadingAssumptions,
                       sawColonFraction: inout Bool) throws(SongFileError) -> [LRCWord] {
         var words: [LRCWord] = [LRCWord(start: nil, text: "")]
         var rest = text
@@ -22,8 +22,15 @@ struct LRCWord {
             }
             sawColonFraction = sawColonFraction || stamp.colonFraction
             words[words.count - 1].text += rest[..<open]
-            if let previous = words.last?.start, stamp.seconds < previous {
-                throw fail("word time \(rest[open...close]) is earlier than the word before it")
+            if stamp.secondsOverflow {
+                try assumptions.assume(line: line, problem: "word time \(rest[open...close]) has more than 59 seconds",
+                                       assumption: "read as \(LRCTimestamp.format(stamp.seconds))")
+            }
+            if let previous = words.compactMap(\.start).last, stamp.seconds < previous {
+                try assumptions.assume(line: line, problem: "word time \(rest[open...close]) is earlier than the word before it",
+                                       assumption: "the stamp is ignored")
+                rest = rest[rest.index(after: close)...]
+                continue
             }
             words.append(LRCWord(start: stamp.seconds, text: ""))
             rest = rest[rest.index(after: close)...]

@@ -6,19 +6,25 @@ public enum SongFileReader {
     /// Largest file accepted; real lyric files are a few kB, this guards against pointing at audio.
     public static let maximumFileSize = 8 << 20
 
-    public static func read(path: String) throws(SongFileError) -> Song {
+    /// Reads the file; leniently (the default) what a player would work around becomes a
+    /// warning in `song.warnings`, strictly an error.
+    public static func read(path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
         let bytes = try readBytes(path: path)
-        return try read(bytes: bytes, path: path)
+        return try read(bytes: bytes, path: path, mode: mode)
     }
 
     /// Reads bytes already loaded; `path` decides the format by its extension and names errors.
-    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
+    public static func read(bytes: [UInt8], path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
         switch SongFileKind.detect(path: path, bytes: bytes) {
-        case .ultraStar: return try UltraStarReader.read(bytes: bytes, path: path)
-        case .lrc: return try LRCReader.read(bytes: bytes, path: path)
-        case .flo: return try FLOReader.read(bytes: bytes, path: path)
-        case .jsonCues: return try JSONCueReader.read(bytes: bytes, path: path)
-        case .webVTT: return try WebVTTReader.read(bytes: bytes, path: path)
+        case .ultraStar: return try UltraStarReader.read(bytes: bytes, path: path, mode: mode)
+        case .lrc: return try LRCReader.read(bytes: bytes, path: path, mode: mode)
+        case .flo: return try FLOReader.read(bytes: bytes, path: path, mode: mode)
+        case .jsonCues: return try JSONCueReader.read(bytes: bytes, path: path, mode: mode)
+        case .webVTT: return try WebVTTReader.read(bytes: bytes, path: path, mode: mode)
+        case .subRip: return try SubRipReader.read(bytes: bytes, path: path, mode: mode)
+        case .ass: return try ASSReader.read(bytes: bytes, path: path, mode: mode)
+        case .ttml: return try TTMLReader.read(bytes: bytes, path: path, mode: mode)
+        case .midi: return try MIDIReader.read(bytes: bytes, path: path, mode: mode)
         case .unsupported(let reason): throw SongFileError(path: path, line: nil, message: reason)
         }
     }

@@ -53,16 +53,11 @@ public enum SongTextDecoder {
                 i += 2
             }
             return String(decoding: units, as: UTF16.self)
-        case .latin1:
-            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         default:
-            let table = encoding.upperHalf ?? []
-            var scalars = String.UnicodeScalarView()
-            for byte in bytes {
-                let value = byte < 0x80 ? UInt32(byte) : UInt32(table[Int(byte) - 0x80])
-                scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
-            }
-            return String(scalars)
+            // Every name above is one glibc's iconv knows; Latin-1 as the last resort keeps
+            // decoding total should a system lack a converter.
+            return IconvConverter.decode(bytes, from: encoding.iconvName)?.text
+                ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         }
     }
 }

@@ -34,18 +34,21 @@ public enum SongTextEncoding: String, Sendable, CaseIterable {
         }
     }
 
-    /// The table for the upper half of an 8-bit code page, nil for Unicode encodings and Latin-1.
-    var upperHalf: [UInt16]? {
+    /// The name iconv knows the encoding by.
+    public var iconvName: String {
         switch self {
-        case .cp1252: CodePageTables.cp1252
-        case .cp1250: CodePageTables.cp1250
-        case .cp1251: CodePageTables.cp1251
-        case .koi8R: CodePageTables.koi8r
-        case .cp865: CodePageTables.cp865
-        case .cp437: CodePageTables.cp437
-        case .latin2: CodePageTables.iso8859_2
-        case .latin9: CodePageTables.iso8859_15
-        case .utf8, .utf16LE, .utf16BE, .latin1: nil
+        case .utf8: "UTF-8"
+        case .utf16LE: "UTF-16LE"
+        case .utf16BE: "UTF-16BE"
+        case .cp1252: "CP1252"
+        case .cp1250: "CP1250"
+        case .cp1251: "CP1251"
+        case .koi8R: "KOI8-R"
+        case .cp865: "CP865"
+        case .cp437: "CP437"
+        case .latin1: "ISO-8859-1"
+        case .latin2: "ISO-8859-2"
+        case .latin9: "ISO-8859-15"
         }
     }
 }

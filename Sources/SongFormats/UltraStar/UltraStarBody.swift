@@ -14,8 +14,12 @@ struct UltraStarRawPhrase {
 }
 
 /// Reads the body lines (notes, `-` phrase ends, `P` voice changes, `E`) into phrases per voice.
+///
+/// Leniently (as UltraStar Deluxe does) a line it cannot use is skipped, a negative start is
+/// kept, a negative length read as 0, and notes out of order are sorted — or, when a phrase
+/// starts again before the voice's first note (two tracks written one after the other, as
+/// allkaraoke does), read as the next voice. Each with a warning.
 struct UltraStarBodyParser {
-    let path: String
     let relative: Bool
 
     private struct Voice {
@@ -23,23 +27,22 @@ struct UltraStarBodyParser {
         var current: [UltraStarRawNote] = []
         /// Relative mode: the beat the next numbers count from.
         var rel = 0
+        var firstStart: Int?
         var lastStart: Int?
+        /// A note went backwards and was kept: phrases are sorted when the voice ends.
+        var needsSorting = false
     }
 
     private var voices: [Int: Voice] = [:]
     private var voice = 1
 
-    init(path: String, relative: Bool) {
-        self.path = path
+    init(relative: Bool) {
         self.relative = relative
     }
 
-    private func fail(_ line: Int, _ message: String) -> SongFileError {
-        SongFileError(path: path, line: line, message: message)
-    }
-
-    /// Parses `lines[start...]`; `lineNumber(i)` gives the 1-based number of `lines[i]`.
-    mutating func parse(_ lines: ArraySlice<Substring>) throws(SongFileError) -> [Int: [UltraStarRawPhrase]] {
+    /// Parses `lines[start...]`; the 1-based number of `lines[i]` is `i + 1`.
+    mutating func parse(_ lines: ArraySlice<Substring>,
+                        assumptions: inout ReadingAssumptions) throws(SongFileError) -> [Int: [UltraStarRawPhrase]] {
         for (offset, raw) in lines.enumerated() {
             let number = lines.startIndex + offset + 1
             var line = raw
@@ -47,38 +50,49 @@ struct UltraStarBodyParser {
             guard let type = line.first else { continue }
             switch type {
             case ":", "*", "F", "R", "G":
-                try parseNote(line, kind: NoteKind(symbol: type)!, number: number)
+                try parseNote(line, kind: NoteKind(symbol: type)!, number: number, assumptions: &assumptions)
             case "-":
-                try parseBreak(line.dropFirst(), number: number)
+                try parseBreak(line.dropFirst(), number: number, assumptions: &assumptions)
             case "P" where line.count > 1 && line.dropFirst().trimmed.allSatisfy({ $0.isASCII && $0.isNumber }):
                 let digits = line.dropFirst().trimmed
                 guard let n = Int(digits), (1...9).contains(n) else {
-                    throw fail(number, "voice change must be P1…P9, found '\(Self.excerpt(line))'")
+                    try assumptions.assume(line: number, problem: "voice change must be P1…P9, found '\(Self.excerpt(line))'",
+                                           assumption: "the line is skipped")
+                    continue
                 }
                 voice = n
             case "E" where line.count == 1 || line.dropFirst().first?.isWhitespace == true:
-                return finish()
+                return finish(assumptions: &assumptions)
             case "#":
-                throw fail(number, "header line '\(Self.excerpt(line))' after the notes began")
+                try assumptions.assume(line: number, problem: "header line '\(Self.excerpt(line))' after the notes began",
+                                       assumption: "the line is skipped")
             default:
-                throw fail(number, "unrecognised line '\(Self.excerpt(line))': expected a note (: * F R G), a phrase end (-), a voice change (P1, P2) or E")
+                try assumptions.assume(
+                    line: number,
+                    problem: "unrecognised line '\(Self.excerpt(line))': expected a note (: * F R G), a phrase end (-), a voice change (P1, P2) or E",
+                    assumption: "the line is skipped")
             }
         }
-        return finish()
+        return finish(assumptions: &assumptions)
     }
 
     static func excerpt(_ line: Substring) -> String {
         line.count > 40 ? String(line.prefix(40)) + "…" : String(line)
     }
 
-    private mutating func parseNote(_ line: Substring, kind: NoteKind, number: Int) throws(SongFileError) {
+    private mutating func parseNote(_ line: Substring, kind: NoteKind, number: Int,
+                                    assumptions: inout ReadingAssumptions) throws(SongFileError) {
         var scanner = FieldScanner(line.dropFirst())
         let names = ["start beat", "length", "pitch"]
         var values: [Int] = []
         for (i, name) in names.enumerated() {
             let hadSpace = scanner.skipSpaces()
             guard (hadSpace || i == 0), let value = scanner.integer() else {
-                throw fail(number, "note: expected \(name), found \(scanner.rest.isEmpty ? "end of line" : "'" + Self.excerpt(scanner.rest) + "'")")
+                try assumptions.assume(
+                    line: number,
+                    problem: "note: expected \(name), found \(scanner.rest.isEmpty ? "end of line" : "'" + Self.excerpt(scanner.rest) + "'")",
+                    assumption: "the note is skipped")
+                return
             }
             values.append(value)
         }
@@ -88,31 +102,69 @@ struct UltraStarBodyParser {
         } else if scanner.rest.first == " " || scanner.rest.first == "\t" {
             text = String(scanner.rest.dropFirst())
         } else {
-            throw fail(number, "note: expected a space after the pitch, found '\(Self.excerpt(scanner.rest))'")
+            try assumptions.assume(line: number, problem: "note: expected a space after the pitch, found '\(Self.excerpt(scanner.rest))'",
+                                   assumption: "the rest of the line is the syllable")
+            text = String(scanner.rest)
         }
-        let (start, length, pitch) = (values[0], values[1], values[2])
-        if start < 0 { throw fail(number, "note start beat \(start) is negative") }
-        if length < 0 { throw fail(number, "note length \(length) is negative") }
+        let (start, pitch) = (values[0], values[2])
+        var length = values[1]
+        if start < 0 {
+            try assumptions.assume(line: number, problem: "note start beat \(start) is negative",
+                                   assumption: "the note is kept before beat 0")
+        }
+        if length < 0 {
+            try assumptions.assume(line: number, problem: "note length \(length) is negative", assumption: "read as 0 beats")
+            length = 0
+        }
         // Mutate in place: copying a Voice out of the dictionary would copy its arrays on every note.
-        let absolute = (voices[voice]?.rel ?? 0) + start
+        var absolute = (voices[voice]?.rel ?? 0) + start
         if let last = voices[voice]?.lastStart, absolute < last {
-            throw fail(number, "note at beat \(absolute) starts before the previous note (beat \(last)): notes must be in order")
+            let problem = "note at beat \(absolute) starts before the previous note (beat \(last)): notes must be in order"
+            // Back before the voice's first note after whole phrases: a second track follows the first.
+            let hadPhrases = !(voices[voice]?.phrases.isEmpty ?? true)
+            if hadPhrases, let first = voices[voice]?.firstStart, absolute <= first, let next = nextFreeVoice() {
+                try assumptions.assume(line: number, problem: problem,
+                                       assumption: "the notes start over: read from here as voice P\(next)")
+                if let open = voices[voice]?.current, !open.isEmpty {
+                    voices[voice]!.phrases.append(UltraStarRawPhrase(notes: open, breakBeat: nil))
+                    voices[voice]!.current = []
+                }
+                voice = next
+                absolute = start
+            } else {
+                try assumptions.assume(line: number, problem: problem, assumption: "the notes are sorted by beat")
+                voices[voice, default: Voice()].needsSorting = true
+            }
         }
-        voices[voice, default: Voice()].lastStart = absolute
+        if voices[voice]?.firstStart == nil { voices[voice, default: Voice()].firstStart = absolute }
+        voices[voice, default: Voice()].lastStart = max(absolute, voices[voice]?.lastStart ?? absolute)
         voices[voice, default: Voice()].current.append(UltraStarRawNote(
             note: Note(kind: kind, startBeat: absolute, lengthBeats: length, pitch: pitch), text: text, line: number))
     }
 
-    private mutating func parseBreak(_ rest: Substring, number: Int) throws(SongFileError) {
+    private func nextFreeVoice() -> Int? {
+        let next = (voices.keys.max() ?? 0) + 1
+        return next <= 9 ? next : nil
+    }
+
+    private mutating func parseBreak(_ rest: Substring, number: Int,
+                                     assumptions: inout ReadingAssumptions) throws(SongFileError) {
         var scanner = FieldScanner(rest)
         var values: [Int] = []
         while true {
             _ = scanner.skipSpaces()
             if scanner.rest.isEmpty { break }
             guard values.count < 2, let value = scanner.integer() else {
-                throw fail(number, "phrase end: expected up to two beat numbers, found '\(Self.excerpt(scanner.rest))'")
+                try assumptions.assume(line: number, problem: "phrase end: expected up to two beat numbers, found '\(Self.excerpt(scanner.rest))'",
+                                       assumption: "read as a phrase end without the rest")
+                break
             }
-            if value < 0 { throw fail(number, "phrase end beat \(value) is negative") }
+            if value < 0 {
+                try assumptions.assume(line: number, problem: "phrase end beat \(value) is negative",
+                                       assumption: "the phrase ends after its last note")
+                values = []
+                break
+            }
             values.append(value)
         }
         let rel = voices[voice]?.rel ?? 0
@@ -128,10 +180,23 @@ struct UltraStarBodyParser {
         }
     }
 
-    private mutating func finish() -> [Int: [UltraStarRawPhrase]] {
+    private mutating func finish(assumptions: inout ReadingAssumptions) -> [Int: [UltraStarRawPhrase]] {
         var result: [Int: [UltraStarRawPhrase]] = [:]
         for (n, var v) in voices {
             if !v.current.isEmpty { v.phrases.append(UltraStarRawPhrase(notes: v.current, breakBeat: nil)) }
+            if v.needsSorting {
+                // Stable sorts: notes within each phrase, then phrases by their first note.
+                v.phrases = v.phrases.map { phrase in
+                    var sorted = phrase
+                    sorted.notes = phrase.notes.enumerated().sorted {
+                        ($0.element.note.startBeat, $0.offset) < ($1.element.note.startBeat, $1.offset)
+                    }.map(\.element)
+                    if let b = sorted.breakBeat, let last = sorted.notes.map(\.note.startBeat).max(), b < last { sorted.breakBeat = nil }
+                    return sorted
+                }.enumerated().sorted {
+                    ($0.element.notes[0].note.startBeat, $0.offset) < ($1.element.notes[0].note.startBeat, $1.offset)
+                }.map(\.element)
+            }
             if !v.phrases.isEmpty { result[n] = v.phrases }
         }
         return result

@@ -37,17 +37,19 @@ struct UltraStarHeader {
         return nil
     }
 
-    /// Interprets the tags. Duplicates of an interpreted key with a different value are an
-    /// error (which one would the author mean?); identical repeats are harmless.
-    init(tags: [UltraStarTag], path: String) throws(SongFileError) {
-        func fail(_ line: Int?, _ message: String) -> SongFileError { SongFileError(path: path, line: line, message: message) }
-
+    /// Interprets the tags. A duplicate of an interpreted key with a different value is an
+    /// error in strict mode (which one would the author mean?); leniently the first one wins,
+    /// as identical repeats do.
+    init(tags: [UltraStarTag], assumptions: inout ReadingAssumptions) throws(SongFileError) {
         var first: [String: UltraStarTag] = [:]
         for tag in tags {
             let interpreted = Self.knownKeys.contains(tag.key) || Self.isVoiceNameKey(tag.key) != nil
             if let earlier = first[tag.key] {
                 if interpreted && earlier.value != tag.value {
-                    throw fail(tag.line, "duplicate header #\(tag.key) ('\(tag.value)'; line \(earlier.line) says '\(earlier.value)')")
+                    try assumptions.assume(
+                        line: tag.line,
+                        problem: "duplicate header #\(tag.key) ('\(tag.value)'; line \(earlier.line) says '\(earlier.value)')",
+                        assumption: "line \(earlier.line)'s value is used")
                 }
                 continue
             }
@@ -55,24 +57,34 @@ struct UltraStarHeader {
         }
 
         if let v = first["VERSION"] {
-            guard let generation = UltraStarGeneration(versionValue: v.value) else {
-                throw fail(v.line, "unsupported #VERSION '\(v.value)' (expected 1.x.y or 2.x.y)")
+            if let generation = UltraStarGeneration(versionValue: v.value) {
+                self.generation = generation
+            } else {
+                // "v1.1.0", "1.1", "2" … : read by the major number when there is one.
+                let lenient = UltraStarGeneration(lenientVersionValue: v.value)
+                try assumptions.assume(
+                    line: v.line, problem: "unsupported #VERSION '\(v.value)' (expected 1.x.y or 2.x.y)",
+                    assumption: lenient.map { "read as version \($0.name)" } ?? "read as an unversioned file")
+                self.generation = lenient ?? .unversioned
             }
-            self.generation = generation
         }
         let ms = generation.timesInMilliseconds
 
-        func number(_ key: String) throws(SongFileError) -> Double? {
+        /// A number tag; a value that is not one is ignored (leniently) with `ignored` said.
+        func number(_ key: String, _ ignored: String = "the tag is ignored") throws(SongFileError) -> Double? {
             guard let tag = first[key] else { return nil }
             guard let value = SongNumbers.decimal(Substring(tag.value)) else {
-                throw fail(tag.line, "#\(key) must be a number, found '\(tag.value)'")
+                try assumptions.assume(line: tag.line, problem: "#\(key) must be a number, found '\(tag.value)'", assumption: ignored)
+                return nil
             }
             return value
         }
         func integer(_ key: String) throws(SongFileError) -> Int? {
             guard let tag = first[key] else { return nil }
             guard let value = SongNumbers.integer(Substring(tag.value)) else {
-                throw fail(tag.line, "#\(key) must be a whole number, found '\(tag.value)'")
+                try assumptions.assume(line: tag.line, problem: "#\(key) must be a whole number, found '\(tag.value)'",
+                                       assumption: "the tag is ignored")
+                return nil
             }
             return value
         }
@@ -95,12 +107,16 @@ struct UltraStarHeader {
         metadata.year = try integer("YEAR")
 
         if let bpmTag = first["BPM"] {
-            guard let bpm = try number("BPM"), bpm > 0 else {
-                throw fail(bpmTag.line, "#BPM must be a positive number, found '\(bpmTag.value)'")
+            // Without a tempo no note has a time: always an error.
+            guard let bpm = SongNumbers.decimal(Substring(bpmTag.value)) else {
+                throw assumptions.error(line: bpmTag.line, "#BPM must be a number, found '\(bpmTag.value)': notes cannot be timed")
+            }
+            guard bpm > 0 else {
+                throw assumptions.error(line: bpmTag.line, "#BPM must be a positive number, found '\(bpmTag.value)'")
             }
             self.bpm = bpm
         }
-        gapMilliseconds = try number("GAP") ?? 0
+        gapMilliseconds = try number("GAP", "#GAP:0 is assumed (notes may be early)") ?? 0
         if let v = try number("VIDEOGAP") { metadata.videoGapSeconds = ms ? v / 1000 : v }
         if let v = try number("START") { metadata.startSeconds = ms ? v / 1000 : v }
         if let v = try number("END") { metadata.endSeconds = v / 1000 }
@@ -114,10 +130,13 @@ struct UltraStarHeader {
             switch tag.value.lowercased() {
             case "yes": relative = true
             case "no": relative = false
-            default: throw fail(tag.line, "#RELATIVE must be 'yes' or 'no', found '\(tag.value)'")
+            default:
+                try assumptions.assume(line: tag.line, problem: "#RELATIVE must be 'yes' or 'no', found '\(tag.value)'",
+                                       assumption: "'no' is assumed")
             }
             if relative && generation != .unversioned {
-                throw fail(tag.line, "#RELATIVE is not part of format version \(metadata.formatVersion ?? "")")
+                try assumptions.assume(line: tag.line, problem: "#RELATIVE is not part of format version \(metadata.formatVersion ?? "")",
+                                       assumption: "the notes are read as relative")
             }
         }
 
@@ -130,17 +149,26 @@ struct UltraStarHeader {
         for (key, tag) in first where !Self.knownKeys.contains(key) && Self.isVoiceNameKey(key) == nil {
             metadata.otherTags[key] = tag.value
         }
-
     }
 
     /// Checks the headers a song cannot do without (after the body parsed, so a garbage
     /// body is reported as such). `#ARTIST` may be missing: players show the song anyway.
-    func validateRequired(path: String, bodyLine: Int) throws(SongFileError) {
-        func fail(_ message: String) -> SongFileError { SongFileError(path: path, line: bodyLine, message: message) }
-        if metadata.title.isEmpty { throw fail("missing required header #TITLE") }
-        if bpm == nil { throw fail("missing required header #BPM: notes cannot be timed") }
+    /// Leniently a missing `#TITLE` becomes the file's name and a song without audio is read
+    /// as lyrics only; only a missing `#BPM` (no note can be timed) is always an error.
+    func validateRequired(bodyLine: Int, metadata: inout SongMetadata,
+                          assumptions: inout ReadingAssumptions) throws(SongFileError) {
+        if bpm == nil { throw assumptions.error(line: bodyLine, "missing required header #BPM: notes cannot be timed") }
+        if metadata.title.isEmpty {
+            let name = String(assumptions.path.split(separator: "/").last ?? "")
+            let stem = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
+            try assumptions.assume(line: bodyLine, problem: "missing required header #TITLE",
+                                   assumption: "the file name '\(stem)' is used as title")
+            metadata.title = stem
+        }
         if metadata.audioFile == nil && !hasVideo {
-            throw fail("missing required header \(generation == .v2 ? "#AUDIO" : "#MP3 (or #AUDIO)")")
+            try assumptions.assume(line: bodyLine,
+                                   problem: "missing required header \(generation == .v2 ? "#AUDIO" : "#MP3 (or #AUDIO)")",
+                                   assumption: "read as a lyrics-only song (no audio named)")
         }
     }
 

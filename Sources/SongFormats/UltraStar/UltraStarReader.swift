@@ -2,13 +2,28 @@ import SongModel
 
 /// Reads UltraStar `.txt` files: unversioned, 1.x and 2.x formats.
 public enum UltraStarReader {
-    public static func read(bytes: [UInt8], path: String) throws(SongFileError) -> Song {
-        let declared = try declaredEncoding(bytes, path: path)
+    public static func read(bytes: [UInt8], path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
+        var assumptions = ReadingAssumptions(path: path, mode: mode)
+        var declared = try declaredEncoding(bytes, assumptions: &assumptions)
+        if declared == .utf8, SongTextDecoder.byteOrderMark(bytes) == nil, String(validating: bytes, as: UTF8.self) == nil {
+            // Editors re-save files in their own code page and keep the tag.
+            let guessed = SongTextDecoder.decode(bytes).encoding
+            try assumptions.assume(line: declaredEncodingLine(bytes),
+                                   problem: "#ENCODING says UTF-8 but the file is not valid UTF-8",
+                                   assumption: "read as \(guessed.rawValue) (guessed from the bytes)")
+            declared = guessed
+        }
         let text = SongTextDecoder.decode(bytes, declared: declared).text
-        return try read(text: text, path: path)
+        return try read(text: text, assumptions: &assumptions)
     }
 
-    public static func read(text: String, path: String) throws(SongFileError) -> Song {
+    public static func read(text: String, path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
+        var assumptions = ReadingAssumptions(path: path, mode: mode)
+        return try read(text: text, assumptions: &assumptions)
+    }
+
+    static func read(text: String, assumptions: inout ReadingAssumptions) throws(SongFileError) -> Song {
+        let path = assumptions.path
         let lines = TextLines.split(text)
         var tags: [UltraStarTag] = []
         var bodyStart = lines.count
@@ -17,7 +32,9 @@ public enum UltraStarReader {
             if line.isEmpty { continue }
             guard line.first == "#" else { bodyStart = i; break }
             guard let colon = line.firstIndex(of: ":") else {
-                throw SongFileError(path: path, line: i + 1, message: "header line '\(UltraStarBodyParser.excerpt(line))' has no ':'")
+                try assumptions.assume(line: i + 1, problem: "header line '\(UltraStarBodyParser.excerpt(line))' has no ':'",
+                                       assumption: "the line is ignored")
+                continue
             }
             let key = line[line.index(after: line.startIndex)..<colon].trimmed.uppercased()
             let value = String(line[line.index(after: colon)...].trimmed)
@@ -25,16 +42,21 @@ public enum UltraStarReader {
             if key.isEmpty || value.isEmpty { continue }
             tags.append(UltraStarTag(key: key, value: value, line: i + 1))
         }
-        let header = try UltraStarHeader(tags: tags, path: path)
-        var parser = UltraStarBodyParser(path: path, relative: header.relative)
-        let voices = try parser.parse(lines[bodyStart...])
-        try header.validateRequired(path: path, bodyLine: min(bodyStart + 1, max(lines.count, 1)))
+        let header = try UltraStarHeader(tags: tags, assumptions: &assumptions)
+        var parser = UltraStarBodyParser(relative: header.relative)
+        let voices = try parser.parse(lines[bodyStart...], assumptions: &assumptions)
+        let bodyLine = min(bodyStart + 1, max(lines.count, 1))
+        var metadata = header.metadata
+        try header.validateRequired(bodyLine: bodyLine, metadata: &metadata, assumptions: &assumptions)
         guard !voices.isEmpty else {
-            throw SongFileError(path: path, line: min(bodyStart + 1, max(lines.count, 1)), message: "the file has no notes")
+            // Skipped lines are why no note remains: name the first one.
+            if let skipped = assumptions.problems.first(where: { ($0.line ?? 0) >= bodyLine }) {
+                throw SongFileError(path: path, line: skipped.line, message: "\(skipped.problem) (no notes remain)")
+            }
+            throw SongFileError(path: path, line: bodyLine, message: "the file has no notes")
         }
 
         let clock = header.clock
-        var metadata = header.metadata
         if let ms = header.medleyStartMs { metadata.medleyStartBeat = Int(clock.beat(atSeconds: ms / 1000).rounded()) }
         if let ms = header.medleyEndMs { metadata.medleyEndBeat = Int(clock.beat(atSeconds: ms / 1000).rounded()) }
         let duet = voices.count > 1
@@ -43,7 +65,8 @@ public enum UltraStarReader {
                 name: header.voiceNames[n] ?? (duet ? "P\(n)" : "Solo"),
                 lines: lyricLines(voices[n]!, clock: clock))
         }
-        return Song(metadata: metadata, parts: parts, beatClock: clock, source: SongSource(path: path, format: .ultraStar))
+        return Song(metadata: metadata, parts: parts, beatClock: clock, source: SongSource(path: path, format: .ultraStar),
+                    warnings: assumptions.all)
     }
 
     /// Phrases to timed lines. A line ends at its `-` beat (never before its last note
@@ -68,7 +91,7 @@ public enum UltraStarReader {
     }
 
     /// Finds an `#ENCODING` tag in the raw bytes (headers are ASCII in every legacy code page).
-    static func declaredEncoding(_ bytes: [UInt8], path: String) throws(SongFileError) -> SongTextEncoding? {
+    static func declaredEncoding(_ bytes: [UInt8], assumptions: inout ReadingAssumptions) throws(SongFileError) -> SongTextEncoding? {
         if SongTextDecoder.byteOrderMark(bytes) != nil { return nil }
         var lineNumber = 1
         var lineStart = 0
@@ -79,7 +102,9 @@ public enum UltraStarReader {
                 if let label = encodingLabel(line) {
                     guard let encoding = SongTextEncoding(label: label) else {
                         let known = SongTextEncoding.allCases.map(\.rawValue).joined(separator: ", ")
-                        throw SongFileError(path: path, line: lineNumber, message: "unknown #ENCODING '\(label)' (known: \(known))")
+                        try assumptions.assume(line: lineNumber, problem: "unknown #ENCODING '\(label)' (known: \(known))",
+                                               assumption: "the encoding is guessed from the bytes")
+                        return nil
                     }
                     return encoding
                 }
@@ -90,6 +115,18 @@ public enum UltraStarReader {
                 lineStart = i + 1
             }
             i += 1
+        }
+        return nil
+    }
+
+    /// The line of the `#ENCODING` tag, for the warning about it.
+    static func declaredEncodingLine(_ bytes: [UInt8]) -> Int? {
+        var number = 1
+        var start = 0
+        for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0A {
+            if encodingLabel(bytes[start..<i]) != nil { return number }
+            number += 1
+            start = i + 1
         }
         return nil
     }

@@ -11,12 +11,16 @@ public struct Song: Sendable, Equatable {
     public var beatClock: BeatClock?
     /// Where the song came from, for error messages and for saving derived files.
     public var source: SongSource
+    /// What the reader assumed where the file broke its format's rules (empty for a clean file).
+    public var warnings: [SongFileWarning]
 
-    public init(metadata: SongMetadata, parts: [VoicePart], beatClock: BeatClock?, source: SongSource) {
+    public init(metadata: SongMetadata, parts: [VoicePart], beatClock: BeatClock?, source: SongSource,
+                warnings: [SongFileWarning] = []) {
         self.metadata = metadata
         self.parts = parts
         self.beatClock = beatClock
         self.source = source
+        self.warnings = warnings
     }
 
     /// True when at least one part carries pitched reference notes.
@@ -45,4 +49,12 @@ public enum SongFileFormat: String, Sendable, Equatable, CaseIterable {
     case webVTT
     /// `[mm:ss:mss]text` lines.
     case flo
+    /// SubRip `.srt` subtitles.
+    case subRip
+    /// Timed Text Markup Language (`.ttml`, `.dfxp`, `.xml`), incl. word-timed spans.
+    case ttml
+    /// Advanced SubStation Alpha / SubStation Alpha (`.ass`, `.ssa`), incl. `{\\k}` syllables.
+    case ass
+    /// Standard MIDI file / `.kar` karaoke: lyric meta events and the melody track.
+    case midi
 }
