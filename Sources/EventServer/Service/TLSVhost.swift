@@ -36,9 +36,9 @@ extension EventLoopThread {
         info.ssl_cert_filepath = UnsafePointer(strings.certificate)
         info.ssl_private_key_filepath = UnsafePointer(strings.privateKey)
         info.alpn = UnsafePointer(strings.alpn)
-        // lws's "best practice" headers add Strict-Transport-Security on TLS; HSTS is kept per
-        // host name, not per port, so a browser that once trusted the certificate would then
-        // refuse the plain-HTTP port the display screens use. Same headers otherwise.
+        // The same security headers as plain HTTP and, as lws 4.1 sends them, no
+        // Strict-Transport-Security: HSTS holds per host name, not per port, so it would make a
+        // browser refuse the plain port the display screens use (a test checks it stays absent).
         info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
         return lws_create_vhost(context, &info)
     }
