@@ -10,6 +10,13 @@ public enum InterfaceAddresses {
         public let isLoopback: Bool
         /// IPv6 link-local (`fe80::`): only meaningful with a zone, so useless in a URL or certificate.
         public let isLinkLocal: Bool
+
+        public init(text: String, isIPv6: Bool, isLoopback: Bool, isLinkLocal: Bool) {
+            self.text = text
+            self.isIPv6 = isIPv6
+            self.isLoopback = isLoopback
+            self.isLinkLocal = isLinkLocal
+        }
     }
 
     /// Every IPv4 and IPv6 address of every interface that is up, in the kernel's order.
