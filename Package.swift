@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        // The X.509 work for `serve --tls` (the same OpenSSL libwebsockets serves TLS with).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
         // Pure Swift: no C library below this line until AudioFiles.
         .target(name: "SongModel"),
@@ -40,7 +42,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "EventServer", dependencies: [
-            "CWebSockets",
+            "CWebSockets", "COpenSSL",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "KaraokeRoom", dependencies: [

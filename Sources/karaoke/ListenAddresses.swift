@@ -4,13 +4,13 @@ import Glibc
 
 /// The URLs a browser can use to reach the server, for the start-up banner.
 enum ListenAddresses {
-    static func urls(host: String, port: Int) -> [String] {
+    static func urls(host: String, port: Int, scheme: String = "http") -> [String] {
         guard host == "0.0.0.0" || host == "::" || host.isEmpty else {
-            return ["http://\(host.contains(":") ? "[\(host)]" : host):\(port)"]
+            return ["\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"]
         }
         var result: [String] = []
         var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0 else { return ["http://127.0.0.1:\(port)"] }
+        guard getifaddrs(&list) == 0 else { return ["\(scheme)://127.0.0.1:\(port)"] }
         defer { freeifaddrs(list) }
         var cursor = list
         while let entry = cursor {
@@ -20,8 +20,8 @@ enum ListenAddresses {
             guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &buffer, socklen_t(buffer.count),
                               nil, 0, NI_NUMERICHOST) == 0 else { continue }
             let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            result.append("http://\(name):\(port)")
+            result.append("\(scheme)://\(name):\(port)")
         }
-        return result.isEmpty ? ["http://127.0.0.1:\(port)"] : result
+        return result.isEmpty ? ["\(scheme)://127.0.0.1:\(port)"] : result
     }
 }

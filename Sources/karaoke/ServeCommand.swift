@@ -70,8 +70,26 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "NAME"))
     var allowedHosts: [String] = []
 
+    @Flag(help: "Also serve the pages and the WebSocket over HTTPS/WSS on --tls-port (phones need it for their microphone; see docs/tls.md).")
+    var tls = false
+
+    @Option(help: ArgumentHelp("HTTPS port with --tls (0 picks a free one); plain HTTP stays on --port for display screens.", valueName: "N"))
+    var tlsPort: Int = 8443
+
+    @Option(help: ArgumentHelp("PEM certificate (chain) for --tls; default: a self-signed one kept in <scores>/tls/.", valueName: "FILE"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("PEM private key of --cert.", valueName: "FILE"))
+    var key: String?
+
+    /// TLS is on with `--tls`, and with a certificate of the host's own.
+    private var tlsEnabled: Bool { tls || cert != nil }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard (0...65535).contains(tlsPort) else { throw ValidationError("--tls-port must be 0…65535") }
+        if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together: give both, or neither for a self-signed certificate") }
+        if tlsEnabled, tlsPort == port, port != 0 { throw ValidationError("--tls-port must differ from --port (plain HTTP stays on --port)") }
         if let pin, RoomPin(pin) == nil { throw ValidationError("--pin must be 4 to 8 digits") }
         if let micDelay, !(0...1000).contains(micDelay) { throw ValidationError("--mic-delay must be 0…1000 ms") }
         if let monitorLatency, !(5...500).contains(monitorLatency) { throw ValidationError("--monitor-latency must be 5…500 ms") }
@@ -106,11 +124,25 @@ struct ServeCommand: AsyncParsableCommand {
                 room.publishDevice(DevicePayload(event))
             }
         }
+        var tlsSetup: TLSSetup.Prepared?
+        if tlsEnabled {
+            let joinHost = JoinAddress.choose(listenHost: host, plainPort: port, tlsPort: tlsPort,
+                                              preferredName: allowedHosts.first).host
+            do {
+                tlsSetup = try TLSSetup.prepare(
+                    port: tlsPort, certificate: cert, key: key, scoresDirectory: scores,
+                    names: allowedHosts + (["", "0.0.0.0", "::"].contains(host) ? [] : [host]),
+                    joinHost: joinHost, logger: logger)
+            } catch {
+                throw ValidationError("--tls: \(error)")
+            }
+        }
         let server = EventServer(configuration: EventServerConfiguration(
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
             allowedOrigins: allowedOrigins,
-            allowedHosts: HostAllowList.reachableNames(listenHost: host, extra: allowedHosts)))
+            allowedHosts: HostAllowList.reachableNames(listenHost: host, extra: allowedHosts),
+            tls: tlsSetup?.listener))
         store.writeQueue.report(to: room, logger: logger)
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
         var live: LiveScoringFactory.Live?
@@ -163,19 +195,28 @@ struct ServeCommand: AsyncParsableCommand {
             for failure in failures { logger.warning("mic monitoring: \(failure)") }
             if failures.isEmpty { print("  monitoring every microphone on \(output ?? "the default sink") (hear yourself)") }
         }
+        let boundTLS = server.tlsPort
         for url in ListenAddresses.urls(host: host, port: bound) {
             print("  singer view  \(url)/")
             print("  remote       \(url)/remote")
             print("  display      \(url)/display")
         }
+        if let boundTLS, let tlsSetup {
+            for url in ListenAddresses.urls(host: host, port: boundTLS, scheme: "https") {
+                print("  singer view  \(url)/")
+                print("  remote       \(url)/remote")
+            }
+            print("  certificate  \(tlsSetup.summary)")
+        }
+        let join = JoinAddress.choose(listenHost: host, plainPort: bound, tlsPort: boundTLS, preferredName: allowedHosts.first)
+        print("  join         \(join.url)")
         print("Room PIN: \(roomPin)")
         // The PIN rides in the fragment, which browsers never send to the server (or its logs).
-        if let first = ListenAddresses.urls(host: host, port: bound).first {
-            print("  host remote  \(first)/remote#pin=\(roomPin)")
-        }
+        print("  host remote  \(join.origin)/remote#pin=\(roomPin)")
         if roomPin.digits.count < RoomPin.defaultLength {
             logger.warning("a \(roomPin.digits.count)-digit PIN is easy to guess; use \(RoomPin.defaultLength) or more digits")
         }
+        if let boundTLS { print("Listening on TLS port \(boundTLS)") }
         print("Listening on port \(bound)")
         fflush(nil)
 

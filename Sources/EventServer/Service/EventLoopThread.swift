@@ -13,6 +13,10 @@ final class EventLoopThread: @unchecked Sendable {
     private let delegate: any EventServerDelegate
     private let hosts: HostAllowList
     private var originCheck: OriginCheck
+    /// The TLS listener's: a page served over HTTPS has an `https://…:tlsPort` origin.
+    private var tlsOriginCheck: OriginCheck?
+    /// The TLS vhost (service-thread only), to tell which listener a request came in on.
+    private var tlsVhost: OpaquePointer?
     private var publicPaths: PublicPathCheck
     private var budget = ConnectionBudget(limits: .init())
     /// Per-address message buckets, kept while the address has connections.
@@ -43,6 +47,7 @@ final class EventLoopThread: @unchecked Sendable {
     private let protocolName = strdup("karaoke")!
     private let mount: StaticMount
     private let iface: UnsafeMutablePointer<CChar>?
+    private let tlsStrings: TLSVhostStrings?
 
     init(configuration: EventServerConfiguration, delegate: any EventServerDelegate, logger: Logger) {
         self.configuration = configuration
@@ -67,6 +72,7 @@ final class EventLoopThread: @unchecked Sendable {
         } else {
             iface = nil
         }
+        tlsStrings = configuration.tls.map(TLSVhostStrings.init)
         protocols[0].name = UnsafePointer(protocolName)
         protocols[0].callback = eventServerCallback
         protocols[0].per_session_data_size = MemoryLayout<ClientID>.size
@@ -81,9 +87,9 @@ final class EventLoopThread: @unchecked Sendable {
         if let iface { free(iface) }
     }
 
-    /// Creates the context on a new thread and returns the bound port once listening.
-    func start() throws -> Int {
-        let result = Mutex<Result<Int, EventServerError>?>(nil)
+    /// Creates the context on a new thread and returns the bound ports once listening.
+    func start() throws -> (plain: Int, tls: Int?) {
+        let result = Mutex<Result<(plain: Int, tls: Int?), EventServerError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let softLimit = FileLimit.raiseToHard()
         let total = configuration.maxConnections ?? FileLimit.connectionBudget(softLimit: softLimit)
@@ -113,6 +119,9 @@ final class EventLoopThread: @unchecked Sendable {
             if let host = configuration.host, host.contains("."), !host.contains(":") {
                 info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
             }
+            // OpenSSL is set up once per context; the default (plain) vhost has no certificate,
+            // so it stays plain HTTP.
+            if tlsStrings != nil { info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) }
             guard let context = lws_create_context(&info) else {
                 result.withLock { $0 = .failure(.cannotListen(host: configuration.host ?? "*", port: configuration.port)) }
                 ready.signal()
@@ -122,7 +131,24 @@ final class EventLoopThread: @unchecked Sendable {
             contextPointer.store(Int(bitPattern: UnsafeRawPointer(context)), ordering: .releasing)
             let port = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
             originCheck = OriginCheck(allowedOrigins: configuration.allowedOrigins, hosts: hosts, port: port)
-            result.withLock { $0 = .success(port) }
+            var tlsPort: Int?
+            if let tls = configuration.tls, let strings = tlsStrings {
+                guard let vhost = createTLSVhost(context, base: info, strings: strings) else {
+                    lws_context_destroy(context)
+                    contextPointer.store(0, ordering: .releasing)
+                    result.withLock {
+                        $0 = .failure(.cannotListenTLS(host: configuration.host ?? "*", port: tls.port,
+                                                       certificate: tls.files.certificatePath))
+                    }
+                    ready.signal()
+                    finished.signal()
+                    return
+                }
+                tlsVhost = vhost
+                tlsPort = Int(lws_get_vhost_listen_port(vhost))
+                tlsOriginCheck = OriginCheck(allowedOrigins: configuration.allowedOrigins, hosts: hosts, port: tlsPort!)
+            }
+            result.withLock { $0 = .success((port, tlsPort)) }
             ready.signal()
             var backoff: UInt32 = 0
             var acceptFailuresSeen = libraryAcceptFailures.load(ordering: .relaxed)
@@ -431,7 +457,8 @@ final class EventLoopThread: @unchecked Sendable {
             if !webSocket { _ = lws_return_http_status(wsi, 421, nil) }
             return 1
         }
-        if !originCheck.accepts(origin: origin, host: host) {
+        let origins = lws_get_vhost(wsi) == tlsVhost ? (tlsOriginCheck ?? originCheck) : originCheck
+        if !origins.accepts(origin: origin, host: host) {
             statistics.withLock { $0.rejectedOrigins += 1 }
             log("origin", "refused \(kind) from origin \(origin?.prefix(100) ?? "-") (\(peerAddress(wsi))): not this server's (--allow-origin)")
             if !webSocket { _ = lws_return_http_status(wsi, 403, nil) }

@@ -3,11 +3,14 @@ import Synchronization
 
 public enum EventServerError: Error, Equatable, CustomStringConvertible {
     case cannotListen(host: String, port: Int)
+    case cannotListenTLS(host: String, port: Int, certificate: String)
     case alreadyStarted
 
     public var description: String {
         switch self {
         case .cannotListen(let host, let port): "cannot listen on \(host):\(port) (address in use or not available?)"
+        case .cannotListenTLS(let host, let port, let certificate):
+            "cannot serve HTTPS on \(host):\(port) with \(certificate) (port in use, or libwebsockets refused the certificate or key)"
         case .alreadyStarted: "the event server is already running"
         }
     }
@@ -34,7 +37,7 @@ public struct EventServerStatistics: Sendable, Equatable {
     public var deliveries = DeliveryHistogram()
 }
 
-/// HTTP for `public/` plus WebSocket push on one port (libwebsockets).
+/// HTTP for `public/` plus WebSocket push on one port, and optionally HTTPS/WSS on a second (libwebsockets).
 ///
 /// Thread-safe: `broadcast`, `send` and `close` may be called from any thread (never
 /// from a real-time audio callback: they take a short mutex). They only queue the work
@@ -44,6 +47,7 @@ public final class EventServer: Sendable {
     private let logger: Logger
     private let loop = Mutex<EventLoopThread?>(nil)
     private let boundPort = Atomic<Int>(0)
+    private let boundTLSPort = Atomic<Int>(0)
 
     public init(configuration: EventServerConfiguration, logger: Logger = Logger(label: "karaoke.events")) {
         self.configuration = configuration
@@ -55,13 +59,20 @@ public final class EventServer: Sendable {
         try loop.withLock { current in
             guard current == nil else { throw EventServerError.alreadyStarted }
             let thread = EventLoopThread(configuration: configuration, delegate: delegate, logger: logger)
-            boundPort.store(try thread.start(), ordering: .releasing)
+            let ports = try thread.start()
+            boundPort.store(ports.plain, ordering: .releasing)
+            boundTLSPort.store(ports.tls ?? 0, ordering: .releasing)
             current = thread
         }
     }
 
     /// The port actually bound (useful with `port: 0`).
     public var port: Int { boundPort.load(ordering: .acquiring) }
+    /// The HTTPS/WSS port actually bound, nil without `configuration.tls`.
+    public var tlsPort: Int? {
+        let port = boundTLSPort.load(ordering: .acquiring)
+        return port == 0 ? nil : port
+    }
 
     public func broadcast(_ message: OutboundMessage) { submit(.broadcast(message)) }
     public func send(_ message: OutboundMessage, to client: ClientID) { submit(.send(message, to: client)) }

@@ -33,6 +33,8 @@ public struct EventServerConfiguration: Sendable {
     /// An idle WebSocket is pinged after this many seconds and dropped if nothing answers
     /// within as many again (browsers answer pings by themselves).
     public var idlePingSeconds: Int
+    /// HTTPS/WSS beside plain HTTP (nil: plain HTTP only).
+    public var tls: TLSListener?
 
     public init(
         host: String? = "127.0.0.1", port: Int = 8080, publicDirectory: String = "public",
@@ -41,7 +43,7 @@ public struct EventServerConfiguration: Sendable {
         rateLimit: RateLimiter.Limits = .init(), queueLimits: OutboundQueue.Limits = .init(),
         addressRateLimit: RateLimiter.Limits = .init(perSecond: 90, burst: 180, disconnectAfter: Int.max),
         allowedHosts: HostAllowList? = nil, connectionsPerAddress: Int = 32, maxConnections: Int? = nil,
-        handshakeTimeout: Int = 10, idlePingSeconds: Int = 30
+        handshakeTimeout: Int = 10, idlePingSeconds: Int = 30, tls: TLSListener? = nil
     ) {
         self.host = host
         self.port = port
@@ -59,5 +61,6 @@ public struct EventServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.handshakeTimeout = handshakeTimeout
         self.idlePingSeconds = idlePingSeconds
+        self.tls = tls
     }
 }
