@@ -23,6 +23,10 @@ struct LibraryIndex: Sendable {
     private var byId: [String: IndexedSong] = [:]
     /// Every song indexed (versions not folded), for the log and `room.library`.
     private(set) var songs: [IndexedSong] = []
+    /// Each item's place in title order and in artist order (ties by title), so sorting a
+    /// page compares integers, not strings.
+    private var titleRank: [Int] = []
+    private var artistRank: [Int] = []
 
     init(_ songs: [IndexedSong] = []) {
         self.songs = songs
@@ -51,6 +55,18 @@ struct LibraryIndex: Sendable {
             byId[song.id] = song
             items.append(item)
         }
+        titleRank = Self.ranks(items.indices.sorted {
+            (items[$0].titleKey, items[$0].song.id) < (items[$1].titleKey, items[$1].song.id)
+        })
+        artistRank = Self.ranks(items.indices.sorted {
+            (items[$0].artistKey, titleRank[$0]) < (items[$1].artistKey, titleRank[$1])
+        })
+    }
+
+    private static func ranks(_ order: [Int]) -> [Int] {
+        var ranks = [Int](repeating: 0, count: order.count)
+        for (rank, index) in order.enumerated() { ranks[index] = rank }
+        return ranks
     }
 
     var count: Int { items.count }
@@ -81,18 +97,17 @@ struct LibraryIndex: Sendable {
             hits.append((index, score))
         }
         let sorted = hits.sorted { a, b in
-            let x = items[a.index], y = items[b.index]
             switch query.sort {
             case .relevance:
                 if a.score != b.score { return a.score > b.score }
             case .artist:
-                if x.artistKey != y.artistKey { return x.artistKey < y.artistKey }
+                return artistRank[a.index] < artistRank[b.index]
             case .year:
-                if x.song.year != y.song.year { return (x.song.year ?? Int.max) < (y.song.year ?? Int.max) }
+                let x = items[a.index].song.year ?? Int.max, y = items[b.index].song.year ?? Int.max
+                if x != y { return x < y }
             case .title: break
             }
-            if x.titleKey != y.titleKey { return x.titleKey < y.titleKey }
-            return x.song.id < y.song.id
+            return titleRank[a.index] < titleRank[b.index]
         }
         let page = sorted.dropFirst(query.offset).prefix(query.limit).map { summary(items[$0.index]) }
         return (hits.count, Array(page))
