@@ -18,6 +18,10 @@ public struct IndexedSong: Codable, Sendable, Equatable {
     /// Why the song cannot be played; nil when it can.
     public var error: String?
     public var warnings: [String]
+    /// Title and artist as search compares them (see `SearchText.fold`), kept in the cache so
+    /// a restart need not fold 10,000 titles again; filled in by `LibraryIndex` when missing.
+    public var foldedTitle: String?
+    public var foldedArtist: String?
 
     public init(id: String, title: String, artist: String, language: String? = nil, year: Int? = nil, duet: Bool = false,
                 duration: Double? = nil, hasNotes: Bool = false, format: String? = nil, coverPath: String? = nil,
@@ -34,6 +38,8 @@ public struct IndexedSong: Codable, Sendable, Equatable {
         self.coverPath = coverPath
         self.error = error
         self.warnings = warnings
+        foldedTitle = SearchText.fold(title)
+        foldedArtist = SearchText.fold(artist)
     }
 
     /// From a catalog entry (its song already read).

@@ -13,8 +13,10 @@ struct LibraryIndex: Sendable {
         let titleWords: [[UInt8]]
         let artistWords: [[UInt8]]
         let joined: [UInt8]
+        let titleBytes: [UInt8]
         let titleKey: String
         let artistKey: String
+        let artistBytes: [UInt8]
         let languageKey: String?
         let letter: String
     }
@@ -32,7 +34,8 @@ struct LibraryIndex: Sendable {
         self.songs = songs
         var groups: [String: Int] = [:]
         for song in songs {
-            let titleKey = SearchText.fold(song.title), artistKey = SearchText.fold(song.artist)
+            let titleKey = song.foldedTitle ?? SearchText.fold(song.title)
+            let artistKey = song.foldedArtist ?? SearchText.fold(song.artist)
             let key = titleKey + "\u{1}" + artistKey
             if song.error == nil, let index = groups[key] {
                 items[index].versions.append(song.id)
@@ -46,20 +49,25 @@ struct LibraryIndex: Sendable {
                 byId[song.id] = song
                 continue
             }
-            let titleWords = SearchText.words(song.title), artistWords = SearchText.words(song.artist)
-            let item = Item(song: song, versions: [], formats: song.format.map { [$0] } ?? [], titleWords: titleWords,
-                            artistWords: artistWords,
-                            joined: Array((titleKey + " " + artistKey).utf8), titleKey: titleKey, artistKey: artistKey,
-                            languageKey: song.language.map(SearchText.fold), letter: SearchText.letter(song.artist))
+            let titleBytes = Array(titleKey.utf8), artistBytes = Array(artistKey.utf8)
+            let item = Item(song: song, versions: [], formats: song.format.map { [$0] } ?? [],
+                            titleWords: SearchText.words(folded: titleBytes), artistWords: SearchText.words(folded: artistBytes),
+                            joined: titleBytes + [0x20] + artistBytes, titleBytes: titleBytes, titleKey: titleKey,
+                            artistKey: artistKey, artistBytes: artistBytes,
+                            languageKey: song.language.map(SearchText.fold), letter: SearchText.letter(folded: artistBytes))
             if song.error == nil { groups[key] = items.count }
             byId[song.id] = song
             items.append(item)
         }
-        titleRank = Self.ranks(items.indices.sorted {
-            (items[$0].titleKey, items[$0].song.id) < (items[$1].titleKey, items[$1].song.id)
+        // Byte order of the folded keys: fast, and the same for every client.
+        titleRank = Self.ranks(items.indices.sorted { a, b in
+            let x = items[a].titleBytes, y = items[b].titleBytes
+            return x != y ? x.lexicographicallyPrecedes(y) : items[a].song.id.utf8.lexicographicallyPrecedes(items[b].song.id.utf8)
         })
-        artistRank = Self.ranks(items.indices.sorted {
-            (items[$0].artistKey, titleRank[$0]) < (items[$1].artistKey, titleRank[$1])
+        let titleRanks = titleRank
+        artistRank = Self.ranks(items.indices.sorted { a, b in
+            let x = items[a].artistBytes, y = items[b].artistBytes
+            return x != y ? x.lexicographicallyPrecedes(y) : titleRanks[a] < titleRanks[b]
         })
     }
 

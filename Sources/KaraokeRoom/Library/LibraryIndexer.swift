@@ -16,7 +16,7 @@ final class LibraryIndexer: @unchecked Sendable {
     }
 
     struct CacheFile: Codable {
-        static let currentVersion = 1
+        static let currentVersion = 2
         var version: Int
         var directory: String
         var requireBackingTrack: Bool
@@ -43,9 +43,19 @@ final class LibraryIndexer: @unchecked Sendable {
         self.fullWalkInterval = fullWalkInterval
     }
 
-    /// The whole index, reading only folders that changed since the cache or the last call.
+    /// The whole index. At start a readable cache is trusted as it is, so a big library is
+    /// ready at once; the first `refreshed()` then walks the tree and reads what changed while
+    /// the server was down. Without a cache, every folder is read now.
     func index() -> [IndexedSong] {
         lock.withLock {
+            if !loadedCache {
+                loadedCache = true
+                loadCacheLocked()
+                if !order.isEmpty {
+                    lastFullWalk = 0
+                    return songsLocked()
+                }
+            }
             _ = rebuildLocked()
             return songsLocked()
         }
@@ -55,7 +65,7 @@ final class LibraryIndexer: @unchecked Sendable {
     func refreshed() -> [IndexedSong]? {
         lock.withLock {
             let now = Date().timeIntervalSince1970
-            let due = now - lastFullWalk >= fullWalkInterval
+            let due = lastFullWalk == 0 || now - lastFullWalk >= fullWalkInterval
             guard due || quickCheckFindsChangeLocked() else { return nil }
             return rebuildLocked() ? songsLocked() : nil
         }

@@ -218,8 +218,14 @@ extension Room {
         }
         let session = clients[client]
         let owner = session?.address ?? "?"
-        if session?.role != .host, songQueue.pending(of: owner) >= options.maxQueuedPerGuest {
-            throw RoomCommandError("tooManyQueued", "you already have \(options.maxQueuedPerGuest) songs waiting; wait until one has been sung")
+        if session?.role != .host {
+            let own = singer.map { songQueue.pending(singer: $0) } ?? songQueue.pending(of: owner, unnamedOnly: true)
+            if own >= options.maxQueuedPerGuest {
+                throw RoomCommandError("tooManyQueued", "\(singer ?? "you") already \(singer == nil ? "have" : "has") \(options.maxQueuedPerGuest) songs waiting; wait until one has been sung")
+            }
+            if songQueue.pending(of: owner) >= options.maxQueuedPerAddress {
+                throw RoomCommandError("tooManyQueued", "\(options.maxQueuedPerAddress) songs are already waiting from your network address; wait until one has been sung")
+            }
         }
         let (_, index) = songQueue.insertFairly(songId: song.id, title: song.title, artist: song.artist, requestedBy: singer,
                                                 owner: session?.role == .host ? nil : owner, duration: song.duration)

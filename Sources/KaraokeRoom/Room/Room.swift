@@ -19,9 +19,12 @@ public final class Room: @unchecked Sendable {
         public var stateInterval: Double
         /// Names of singers 1, 2, … at start (`serve --singer`); the rest keep "Singer n".
         public var singerNames: [String] = []
-        /// Songs the queue holds at most, and at most per guest address (hosts are exempt).
+        /// Songs the queue holds at most; at most per guest (singer name, or address when the
+        /// request has no name); and at most from one address whatever the names (phones behind
+        /// one NAT, or one phone inventing names). Hosts are exempt from the last two.
         public var maxQueue = 50
         public var maxQueuedPerGuest = 5
+        public var maxQueuedPerAddress = 15
         /// Seconds between checks of the songs folder for changes (0 = never).
         public var libraryRefreshInterval = 5.0
         /// Seconds counted between two songs in the queue's estimated start times.
@@ -112,7 +115,11 @@ public final class Room: @unchecked Sendable {
             self.leaderboard = leaderboard
             self.monitoring = monitoring
             monitoring?.observe { [weak self] source, status in self?.monitoringChangedByItself(source: source, status: status) }
-            songIndex = LibraryIndex(catalog.index())
+            let started = MonotonicClock.now()
+            let songs = catalog.index()
+            let read = MonotonicClock.now()
+            songIndex = LibraryIndex(songs)
+            logger.info("song library: \(songs.count) song(s) read in \(Int((read - started) * 1000)) ms, indexed for search in \(Int((MonotonicClock.now() - read) * 1000)) ms")
             startLibraryRefresher()
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now(), repeating: options.tickInterval, leeway: .milliseconds(2))

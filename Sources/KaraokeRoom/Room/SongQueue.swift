@@ -63,8 +63,16 @@ public struct SongQueue: Sendable, Equatable {
         return item
     }
 
-    /// Songs `owner` has waiting.
-    public func pending(of owner: String) -> Int { owners.values.reduce(0) { $0 + ($1 == owner ? 1 : 0) } }
+    /// Songs `owner` (an address) has waiting; `unnamedOnly`: only requests without a singer name.
+    public func pending(of owner: String, unnamedOnly: Bool = false) -> Int {
+        owners.reduce(0) { $0 + ($1.value == owner && (!unnamedOnly || singers[$1.key] == nil) ? 1 : 0) }
+    }
+
+    /// Songs the singer (name, case folded) has waiting.
+    public func pending(singer name: String) -> Int {
+        let key = Self.singerKey(name)
+        return singers.values.reduce(0) { $0 + ($1 == key ? 1 : 0) }
+    }
 
     /// Where `songId` waits for this singer (same name, case folded), if it does.
     public func index(of songId: String, singer name: String?) -> Int? {
