@@ -2,9 +2,10 @@
 // reorders and removes.
 const $ = (id) => document.getElementById(id);
 
-export function formatWait(seconds) {
+export function formatWait(seconds, first = false) {
   if (seconds == null) return '';
-  if (seconds < 60) return 'next up';
+  if (first) return 'next up';
+  if (seconds < 60) return 'in under a minute';
   const minutes = Math.round(seconds / 60);
   return minutes < 60 ? `in ~${minutes} min` : `in ~${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
@@ -24,7 +25,7 @@ export function showQueue(queue, { act, isHost, singerName }) {
     text.innerHTML = '<strong></strong><small></small><span class="when"></span>';
     text.querySelector('strong').textContent = `${index + 1}. ${entry.title}`;
     text.querySelector('small').textContent = entry.requestedBy ? `${entry.requestedBy} sings · ${entry.artist}` : entry.artist;
-    text.querySelector('.when').textContent = formatWait(entry.startsIn);
+    text.querySelector('.when').textContent = formatWait(entry.startsIn, index === 0);
     item.append(text);
     if (isHost()) {
       if (index > 0) {
@@ -52,7 +53,7 @@ export function showQueue(queue, { act, isHost, singerName }) {
   const own = queue.filter(mine);
   $('queue-summary').textContent = !queue.length ? ''
     : `${queue.length} song${queue.length === 1 ? '' : 's'} waiting`
-      + (own.length ? ` · your requests: ${own.length}, the first ${formatWait(own[0].startsIn)}` : '');
+      + (own.length ? ` · your requests: ${own.length}, the first ${formatWait(own[0].startsIn, queue[0] === own[0])}` : '');
   $('queue-count').textContent = queue.length;
   $('queue-count').hidden = !queue.length;
 }

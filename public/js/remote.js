@@ -91,7 +91,9 @@ function showRole() {
 
 function askNameOnce() {
   $('name-input').value = singerName();
-  if (singerName() || isHost() || localStorage.getItem('karaoke.nameAsked')) return;
+  // Only a guest (not the first "display" hello, not a host on the way in) is asked.
+  if (singerName() || connection.role !== 'guest' || connection.wanted.role !== 'guest'
+      || localStorage.getItem('karaoke.nameAsked')) return;
   localStorage.setItem('karaoke.nameAsked', '1');
   $('name-dialog').showModal();
 }
@@ -205,7 +207,7 @@ connection
   .on('queued', (message) => {
     songs.confirmed(message.item.songId);
     const who = message.item.requestedBy ? ` for ${message.item.requestedBy}` : '';
-    const when = formatWait(message.item.startsIn);
+    const when = formatWait(message.item.startsIn, message.position === 1);
     toast(message.folded
       ? `“${message.item.title}” is already in your requests (number ${message.position}${when ? `, ${when}` : ''})`
       : `Queued “${message.item.title}”${who}: number ${message.position}${when ? `, ${when}` : ''}`);
