@@ -35,6 +35,7 @@ let seeking = false;
 let rangeStart = null; // first line of "Loop lines…", waiting for the last
 let shownTab = null;
 let libraryVersion = null;
+let pinProblem = false;
 
 function toast(text) {
   const element = $('toast');
@@ -85,7 +86,9 @@ function showRole() {
   document.body.classList.toggle('is-host', isHost());
   $('unlock').hidden = isHost();
   // First the section for the role: the host's transport, a guest's songs; after unlocking, Now.
-  if (shownTab == null || showRole.last !== connection.role) showTab(isHost() ? 'now' : 'songs');
+  // A PIN problem keeps Settings (where the PIN form and its message are) in front.
+  if (shownTab == null || showRole.last !== connection.role) showTab(pinProblem ? 'settings' : isHost() ? 'now' : 'songs');
+  pinProblem = false;
   showRole.last = connection.role;
 }
 
@@ -218,6 +221,8 @@ connection
       if (error.code === 'badToken') localStorage.removeItem('karaoke.hostToken');
       $('unlock-error').textContent = error.code === 'badPin' ? 'Wrong PIN'
         : error.code === 'pinLocked' ? error.message : 'Session expired: enter the PIN';
+      pinProblem = true;
+      showTab('settings');
       connection.hello('guest', null, singerName() || null, null);
     } else {
       if (error.command === 'queueAdd') songs.failed();
