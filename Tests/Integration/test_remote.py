@@ -359,3 +359,17 @@ def test_ten_thousand_songs_start_fast_search_folded_and_show_the_count(browser,
         screenshot(guest, "remote-10000-search")
     finally:
         second.stop()
+
+
+@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
+def test_the_remote_on_a_laptop_or_tv_screen(server, browser, width, height):
+    host = browser(width, height)
+    host.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    open_remote(host, server, host=True)
+    play = host.find_element(By.ID, "play").rect
+    assert play["y"] + play["height"] <= height and play["y"] >= height * 0.5
+    for name in ("now", "songs"):
+        tab(host, name)
+        assert no_horizontal_overflow(host), name
+        screenshot(host, f"remote-host-{name}-{width}x{height}")
