@@ -41,3 +41,29 @@ struct LibraryCacheTests {
         #expect(refreshed.map(\.title) == ["One again", "Three", "Two"])
     }
 }
+
+@Suite("Room library refresh: a song folder added while serving is listed without a restart")
+struct RoomLibraryRefreshTests {
+    @Test func aNewFolderShowsUpAndClientsAreTold() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("refresh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func write(_ relative: String, _ title: String) throws {
+            let file = root.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("#TITLE:\(title)\n#ARTIST:X\n#MP3:a.ogg\n#BPM:100\n: 0 4 0 la\nE\n".utf8).write(to: file)
+        }
+        try write("one/one.txt", "One")
+        let catalog = try DirectorySongCatalog(directory: root.path, requireBackingTrack: false)
+        let room = try TestRoomServer(loadSong: false, catalog: catalog) { $0.libraryRefreshInterval = 0.2 }
+        defer { room.stop() }
+        let client = try room.client()
+        try client.sendText(#"{"type":"library","id":1}"#)
+        #expect(try client.waitFor("library")?["total"] as? Int == 1)
+        try write("Pop/Two/two.txt", "Two")
+        let state = try #require(try client.waitFor("state", timeout: 10) { ($0["libraryVersion"] as? Int ?? 0) >= 1 })
+        #expect(state["libraryVersion"] as? Int == 1)
+        try client.sendText(#"{"type":"library","query":"two","id":2}"#)
+        let page = try #require(try client.waitFor("library") { ($0["id"] as? Int) == 2 })
+        #expect((page["songs"] as? [[String: Any]])?.first?["id"] as? String == "Pop/Two")
+    }
+}

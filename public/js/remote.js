@@ -273,7 +273,12 @@ $('play').addEventListener('click', () => {
     timer = setTimeout(() => { cancel(); act('stop'); toast('Stopped: back to the start'); }, 800);
   });
   for (const type of ['pointerup', 'pointerleave', 'pointercancel']) stop.addEventListener(type, cancel);
-  stop.addEventListener('click', () => {
+  stop.addEventListener('click', (event) => {
+    // A keyboard or switch "click" (no pointer, detail 0) cannot be held: it asks instead.
+    if (event.detail === 0) {
+      if (window.confirm('Stop and go back to the start?')) act('stop');
+      return;
+    }
     if (timer === null) { $('stop-hint').hidden = false; setTimeout(() => { $('stop-hint').hidden = true; }, 2500); }
   });
   stop.addEventListener('contextmenu', (event) => event.preventDefault());
