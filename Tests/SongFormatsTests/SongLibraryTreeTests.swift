@@ -40,3 +40,24 @@ struct SongLibraryTreeTests {
         #expect(library.entry(id: "Collection") == nil, "a collection folder is not itself a song")
     }
 }
+
+@Suite("Song library ids never lead out of the library")
+struct SongLibraryIdSafetyTests {
+    @Test func aLinkedFolderOutsideIsNotASong() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ids-\(UUID().uuidString)")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: outside)
+        }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outside.appendingPathComponent("song"), withIntermediateDirectories: true)
+        try Data("#TITLE:Out\n#ARTIST:X\n#MP3:a.ogg\n#BPM:100\n: 0 4 0 la\nE\n".utf8)
+            .write(to: outside.appendingPathComponent("song/song.txt"))
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link"), withDestinationURL: outside)
+        let library = SongLibrary(directory: root.path)
+        #expect(library.scan().isEmpty, "the walk does not follow the link")
+        #expect(library.entry(id: "link/song") == nil)
+        #expect(library.entry(id: "link") == nil)
+    }
+}

@@ -74,6 +74,8 @@ public struct SongLibrary: Sendable {
         guard !id.isEmpty, parts.count <= Self.maxDepth + 1,
               parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") }) else { return nil }
         let path = directory + "/" + id
+        // A symbolic link on the way (which the walk never follows) must not lead out of the library.
+        guard SafeFile.isInside(path, folder: directory) else { return nil }
         if let listing = FolderListing.read(path) {
             return Self.lyricGroups(listing.fileNames).count > 1 ? nil : entry(folder: path, id: id)
         }
