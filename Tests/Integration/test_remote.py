@@ -327,10 +327,10 @@ def test_ten_thousand_songs_start_fast_search_folded_and_show_the_count(browser,
         first.wait(20)
     assert (scores / "library-index.json").exists()
     second = Server(songs, options=options)
-    began = time.monotonic()
-    second.start()
-    ready = time.monotonic() - began
     try:
+        began = time.monotonic()
+        second.start()
+        ready = time.monotonic() - began
         print(f"second start ready in {ready:.2f} s")
         assert ready <= 2.0, f"second start took {ready:.2f} s"
         guest = open_remote(phone(browser, "Ann"), second)
