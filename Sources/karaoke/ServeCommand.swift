@@ -108,7 +108,9 @@ struct ServeCommand: AsyncParsableCommand {
         // Before anything plays: a database that cannot be opened or fails its check stops the server.
         let store = try openStore()
 
-        let catalog = try DirectorySongCatalog(directory: songs, requireBackingTrack: !noAudio)
+        // The library index is cached beside the scores: a restart reads only changed song folders.
+        let catalog = try DirectorySongCatalog(directory: songs, requireBackingTrack: !noAudio,
+                                               cachePath: (scores as NSString).appendingPathComponent("library-index.json"))
         let player: any RoomPlayer
         if noAudio {
             player = ClockPlayer()
@@ -165,12 +167,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         room.start(transport: server, liveSession: live?.session, leaderboard: StoreLeaderboard(store: store),
                    monitoring: monitoring)
-        for summary in room.library where summary.error != nil {
-            logger.warning("song \(summary.id): \(summary.error ?? "")")
+        let indexed = room.indexedSongs
+        for song in indexed {
+            if let error = song.error { logger.warning("song \(song.id): \(error)") }
+            for warning in song.warnings { logger.warning("song \(song.id): \(warning)") }
         }
-        for entry in catalog.entries() {
-            for warning in entry.warnings { logger.warning("song \(entry.id): \(warning)") }
-        }
+        if let problem = catalog.cacheProblem { logger.warning("\(problem)") }
         if let song {
             do { try room.load(songId: song) } catch let error as CustomStringConvertible {
                 throw ValidationError("--song \(song): \(error)")
@@ -184,7 +186,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
 
         let bound = server.port
-        print("karaoke: room \"\(room.options.name)\" with \(room.library.count) song(s) from \(songs)\(noAudio ? " (no audio)" : "")")
+        print("karaoke: room \"\(room.options.name)\" with \(indexed.count) song(s) from \(songs)\(noAudio ? " (no audio)" : "")")
         if let live { print("  scoring \(live.session.singerCount) singer(s) from \(mic.isEmpty ? "the default source" : mic.joined(separator: ", "))") }
         if let engine = player as? PlaybackEngine {
             for line in LatencyLines.lines(engine: engine, output: output, live: live) { print("  \(line)") }

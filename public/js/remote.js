@@ -1,7 +1,13 @@
-// Phone remote: song search and queue for everyone; transport, seek, key, tempo, loop,
-// difficulty, mic delay and mic monitoring for the host (after entering the room PIN).
+// Phone remote. Sections behind a bottom tab bar: Now (lyrics, the transport at the bottom
+// where a thumb reaches), Songs (server-side search, pages), Queue (fair turns, who sings
+// when), Settings (key, speed, scoring, singers; the host PIN). Guests start on Songs and are
+// asked their name once (kept in the browser). Without a connection every control is disabled
+// under a banner, and a command that cannot be sent says so.
 import { RoomConnection, pageParams, formatTime, formatKey, bindStatus, bindLoading } from './connection.js';
-import { LyricsView } from './lyrics.js';
+import { RemoteLyrics } from './remote-lyrics.js';
+import { SongsTab } from './remote-library.js';
+import { showQueue, formatWait } from './remote-queue.js';
+import { showSingers, showMicFigures } from './remote-singers.js';
 
 const $ = (id) => document.getElementById(id);
 const params = pageParams();
@@ -17,45 +23,97 @@ function savedToken() {
 }
 const savedPin = params.get('pin') || sessionStorage.getItem('karaoke.pin');
 const hostToken = savedPin ? null : savedToken();
-const savedName = localStorage.getItem('karaoke.name') || '';
+const singerName = () => localStorage.getItem('karaoke.name') || '';
 const connection = new RoomConnection({
-  role: savedPin || hostToken ? 'host' : 'guest', pin: savedPin, token: hostToken, name: savedName || null,
+  role: savedPin || hostToken ? 'host' : 'guest', pin: savedPin, token: hostToken, name: singerName() || null,
 });
 // The PIN leaves the address bar once read (it stays out of the history and shared links).
 if (params.get('pin')) history.replaceState(null, '', location.pathname);
 window.karaoke = connection; // for the browser console and tests
 const isHost = () => connection.role === 'host';
 let seeking = false;
-let loopA = null;
-
-const lyrics = new LyricsView($('lyrics'), {
-  onTap: (index) => { if (isHost()) connection.send('seekLine', { part: lyrics.part, line: index }); },
-});
-lyrics.enableScrollToSeek((index) => {
-  if (isHost()) connection.send('seekLine', { part: lyrics.part, line: index });
-  else lyrics.centre(lyrics.focus);
-});
-$('name-input').value = savedName;
+let rangeStart = null; // first line of "Loop lines…", waiting for the last
+let shownTab = null;
+let libraryVersion = null;
+let pinProblem = false;
 
 function toast(text) {
   const element = $('toast');
   element.textContent = text;
   element.classList.add('show');
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => element.classList.remove('show'), 2600);
+  toast.timer = setTimeout(() => element.classList.remove('show'), 3200);
+}
+
+// Every command goes through here: without a connection nothing is sent, and the user is told.
+function act(type, args = {}) {
+  const id = connection.connected ? connection.send(type, args) : null;
+  if (id == null) toast('Not sent: the connection to the room is lost. Try again when it is back.');
+  return id;
+}
+
+const lyrics = new RemoteLyrics($('lyrics'), $('play-here'), $('play-here-time'), {
+  onSeekLine: (index) => {
+    // "Loop lines…": the first tapped line starts the loop, the second ends it.
+    if (rangeStart === -1) {
+      rangeStart = index;
+      lyrics.elements[index]?.classList.add('range-start');
+      showLoop(connection.state || {});
+      return;
+    }
+    if (rangeStart != null) return finishLineRange(index);
+    if (!isHost()) { toast('Only the host moves the song; ask them, or unlock in Settings.'); return; }
+    act('seekLine', { part: lyrics.part, line: index });
+  },
+});
+const songs = new SongsTab(connection, { act, isHost, singerName });
+
+// Tabs
+function showTab(name) {
+  shownTab = name;
+  for (const tab of document.querySelectorAll('.tab')) tab.hidden = tab.dataset.tab !== name;
+  for (const button of document.querySelectorAll('.tabbar button')) {
+    if (button.dataset.tab === name) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
+  }
+  if (name === 'now' && lyrics.focus >= 0) lyrics.centre(lyrics.focus, false);
+}
+for (const button of document.querySelectorAll('.tabbar button')) {
+  button.addEventListener('click', () => showTab(button.dataset.tab));
 }
 
 function showRole() {
   $('role').textContent = connection.role;
   document.body.classList.toggle('is-host', isHost());
   $('unlock').hidden = isHost();
+  // First the section for the role: the host's transport, a guest's songs; after unlocking, Now.
+  // A PIN problem keeps Settings (where the PIN form and its message are) in front.
+  if (shownTab == null || showRole.last !== connection.role) showTab(pinProblem ? 'settings' : isHost() ? 'now' : 'songs');
+  pinProblem = false;
+  showRole.last = connection.role;
 }
+
+function askNameOnce() {
+  $('name-input').value = singerName();
+  // Only a guest (not the first "display" hello, not a host on the way in) is asked.
+  if (singerName() || connection.role !== 'guest' || connection.wanted.role !== 'guest'
+      || localStorage.getItem('karaoke.nameAsked')) return;
+  localStorage.setItem('karaoke.nameAsked', '1');
+  $('name-dialog').showModal();
+}
+function setName(name) {
+  localStorage.setItem('karaoke.name', name);
+  $('name-input').value = name;
+  connection.hello(connection.role, null, name || null, connection.wanted.token);
+}
+$('name-form').addEventListener('submit', () => setName($('name-first').value.trim()));
+$('name-input').addEventListener('change', () => setName($('name-input').value.trim()));
 
 function showSong() {
   const song = connection.song;
   $('title').textContent = song ? song.title : 'No song';
   $('artist').textContent = song ? song.artist : '';
   lyrics.setSong(song, 0);
+  cancelLineRange();
 }
 
 function showState() {
@@ -71,210 +129,69 @@ function showState() {
   $('play').classList.toggle('playing', going);
   $('play').classList.toggle('pending', !!(state.loading && state.playWhenLoaded));
   $('play').setAttribute('aria-label', going ? 'pause' : 'play');
-  $('loop-value').textContent = state.loop ? `${formatTime(state.loop.start)}–${formatTime(state.loop.end)}`
-    : loopA != null ? `A ${formatTime(loopA)}…` : 'off';
+  showLoop(state);
+  $('practice-badge').hidden = !state.practice;
   $('difficulty').value = state.difficulty;
-  showSingers(state.singers);
+  if (state.singerName) $('artist').textContent = `${connection.song?.artist || ''} · ${state.singerName} sings`;
+  showSingers(connection, act, toast);
   showMicFigures(state);
-  showQueue(state.queue);
-}
-
-// Measured figures change all the time; they are updated in place (showMicFigures), so a
-// reading never rebuilds the controls under the host's fingers.
-const measuredFields = ({ inputLatencyMs, effectiveMicDelayMs, micDelaySource, ...seat }) => seat;
-
-function showSingers(singers) {
-  const container = $('singers');
-  const key = JSON.stringify([singers.map(measuredFields), connection.song?.parts.length || 0]);
-  if (container.dataset.rendered === key) return;
-  container.dataset.rendered = key;
-  container.replaceChildren();
-  for (const singer of singers) {
-    const row = document.createElement('div');
-    row.className = 'control';
-    const label = document.createElement('input');
-    label.className = 'label singer-name';
-    label.value = singer.name;
-    label.maxLength = 40;
-    label.setAttribute('aria-label', `name of singer ${singer.singer + 1}`);
-    label.addEventListener('change', () => connection.send('selectSinger', { singer: singer.singer, part: singer.part, name: label.value }));
-    const parts = connection.song?.parts || [];
-    const part = document.createElement('select');
-    part.setAttribute('aria-label', `part sung by ${singer.name}`);
-    (parts.length > 1 ? parts : [{ name: 'Solo' }]).forEach((p, index) => {
-      const option = document.createElement('option');
-      option.value = index;
-      option.textContent = p.name;
-      part.append(option);
-    });
-    part.value = Math.min(singer.part, Math.max(0, parts.length - 1));
-    part.disabled = parts.length < 2;
-    part.addEventListener('change', () => connection.send('selectSinger', { singer: singer.singer, part: Number(part.value) }));
-    const input = document.createElement('input');
-    input.type = 'number'; input.min = 0; input.max = 1000; input.step = 5;
-    // 0 means "not set here": the field stays empty and shows the delay in use (showMicFigures).
-    input.value = singer.micDelayMs || '';
-    input.id = `mic-delay-${singer.singer}`;
-    input.setAttribute('aria-label', `${singer.name} microphone delay in milliseconds`);
-    input.addEventListener('change', () => connection.send('micDelay', { singer: singer.singer, ms: Number(input.value) }));
-    const unit = document.createElement('span');
-    unit.className = 'value small';
-    unit.textContent = 'ms';
-    const calibrate = document.createElement('button');
-    calibrate.id = `calibrate-${singer.singer}`;
-    calibrate.className = 'secondary';
-    calibrate.textContent = 'Calibrate';
-    calibrate.title = 'play test clicks and time their arrival at this microphone';
-    calibrate.setAttribute('aria-label', `${singer.name}: calibrate microphone delay`);
-    calibrate.addEventListener('click', () => {
-      connection.send('calibrate', { singer: singer.singer });
-      toast(`Calibrating ${singer.name}'s microphone: test clicks for a few seconds`);
-    });
-    row.append(label, part, input, unit, calibrate);
-    // Only singers with a microphone the server can monitor carry `monitor`.
-    if (typeof singer.monitor === 'boolean') row.append(monitorSwitch(singer));
-    const figures = document.createElement('div');
-    figures.className = 'mic-figures';
-    figures.id = `mic-figures-${singer.singer}`;
-    figures.title = 'Output: measured output latency. Mic: this microphone\'s measured input latency. '
-      + 'Mic delay: what scoring subtracts (room setting, calibration, or the server\'s default).';
-    row.append(figures);
-    container.append(row);
+  showQueue(state.queue, { act, isHost, singerName });
+  if (libraryVersion !== state.libraryVersion) {
+    // A changed library on disk (or the first state): ask for the page again.
+    const first = libraryVersion === null;
+    libraryVersion = state.libraryVersion;
+    if (!first) songs.request();
   }
 }
 
-// "Hear myself": the pressed state is the server's; a click asks for the opposite. Two singers
-// on one stereo microphone share its monitor, so both switches move together. While the
-// microphone (or the speakers) is gone the switch stays on and says so; the server brings the
-// sound back by itself when the device returns.
-function monitorSwitch(singer) {
-  const button = document.createElement('button');
-  button.id = `monitor-${singer.singer}`;
-  button.className = singer.monitorWaiting ? 'toggle waiting' : 'toggle';
-  button.textContent = singer.monitorWaiting ? 'Hear myself · waiting for the mic' : 'Hear myself';
-  button.title = singer.monitorWaiting
-    ? 'the microphone or the speakers went away; you will hear yourself again when they are back'
-    : 'play this microphone through the speakers';
-  button.setAttribute('aria-pressed', String(singer.monitor));
-  button.setAttribute('aria-label', `${singer.name}: hear myself${singer.monitorWaiting ? ' (waiting for the microphone)' : ''}`);
-  button.addEventListener('click', () => connection.send('monitor', { singer: singer.singer, on: !singer.monitor }));
-  return button;
+// The loop on the seek bar (every view shows it as a band) and in words.
+function showLoop(state) {
+  const loop = state.loop;
+  const band = $('loop-band');
+  band.hidden = !loop || !state.duration;
+  if (loop && state.duration) {
+    band.style.setProperty('--from', `${(loop.start / state.duration) * 100}%`);
+    band.style.setProperty('--width', `${((loop.end - loop.start) / state.duration) * 100}%`);
+  }
+  $('loop-value').textContent = rangeStart === -1 ? 'tap the first line' : rangeStart != null ? 'now tap the last line'
+    : loop ? `looping ${formatTime(loop.start)}–${formatTime(loop.end)}` : 'no loop';
+  $('loop-clear').hidden = !loop;
 }
 
-const micDelayOrigins = { room: 'room setting', calibrated: 'calibrated', default: 'default — calibrate' };
-
-// "Output 31 ms · Mic 4 ms · Mic delay 140 ms (default — calibrate)"; figures the server does
-// not send are left out, and the line is hidden when there are none (--no-audio).
-function showMicFigures(state) {
-  const ms = (value) => `${Math.round(value)} ms`;
-  const span = (text, className) => {
-    const element = document.createElement('span');
-    element.textContent = text;
-    if (className) element.className = className;
-    return element;
-  };
-  for (const singer of state.singers) {
-    const line = $(`mic-figures-${singer.singer}`);
-    if (!line) continue;
-    const figures = [];
-    if (state.outputLatencyMs != null) figures.push(span(`Output ${ms(state.outputLatencyMs)}`));
-    if (singer.inputLatencyMs != null) figures.push(span(`Mic ${ms(singer.inputLatencyMs)}`));
-    if (singer.effectiveMicDelayMs != null) {
-      const delay = span(`Mic delay ${ms(singer.effectiveMicDelayMs)} `);
-      const origin = micDelayOrigins[singer.micDelaySource] || singer.micDelaySource;
-      delay.append(span(`(${origin})`, `origin origin-${singer.micDelaySource}`));
-      figures.push(delay);
-    } else if (figures.length) {
-      figures.push(span('no microphone'));
-    }
-    line.replaceChildren(...figures.flatMap((figure, index) => (index ? [' · ', figure] : [figure])));
-    line.hidden = figures.length === 0;
-    const input = $(`mic-delay-${singer.singer}`);
-    if (input) input.placeholder = String(Math.round(singer.effectiveMicDelayMs ?? 0));
-    // Only a singer the server scores from a microphone can be calibrated; one at a time.
-    const calibrate = $(`calibrate-${singer.singer}`);
-    if (calibrate) {
-      calibrate.hidden = singer.effectiveMicDelayMs == null;
-      calibrate.disabled = state.calibratingSinger != null;
-      calibrate.textContent = state.calibratingSinger === singer.singer ? 'Calibrating…' : 'Calibrate';
-    }
-  }
+// A loop over whole lines: at least 0.5 s (the server's minimum), within the song.
+function loopLines(first, last) {
+  const lines = lyrics.lines;
+  if (!lines.length) return;
+  const [a, b] = first <= last ? [first, last] : [last, first];
+  const start = Math.max(0, lines[a].start - 0.2);
+  const duration = connection.state?.duration || lines[b].end + 1;
+  const end = Math.min(duration, Math.max(lines[b].end + 0.3, start + 0.5));
+  act('loop', { start, end });
 }
-
-function showLibrary() {
-  const query = $('search').value.trim().toLowerCase();
-  const list = $('library');
-  list.replaceChildren();
-  const songs = connection.library.filter((song) =>
-    !query || song.title.toLowerCase().includes(query) || song.artist.toLowerCase().includes(query));
-  for (const song of songs.slice(0, 200)) {
-    const item = document.createElement('li');
-    item.className = song.error ? 'broken' : '';
-    const text = document.createElement('div');
-    text.className = 'text';
-    text.innerHTML = '<strong></strong><small></small>';
-    text.querySelector('strong').textContent = song.title;
-    text.querySelector('small').textContent = song.error ? song.error : `${song.artist}${song.duet ? ' · duet' : ''}`;
-    item.append(text);
-    if (!song.error) {
-      const queue = document.createElement('button');
-      queue.textContent = 'Queue';
-      queue.dataset.songId = song.id;
-      queue.addEventListener('click', () => connection.send('queueAdd', { songId: song.id, requestedBy: $('name-input').value || undefined }));
-      item.append(queue);
-      if (isHost()) {
-        const play = document.createElement('button');
-        play.className = 'primary';
-        play.textContent = 'Play';
-        play.addEventListener('click', () => connection.send('queueAdd', { songId: song.id, playNow: true }));
-        item.append(play);
-      }
-    }
-    list.append(item);
-  }
-  if (!songs.length) {
-    const item = document.createElement('li');
-    item.className = 'muted';
-    item.textContent = connection.library.length ? 'No match' : 'The library is empty';
-    list.append(item);
-  }
+function finishLineRange(index) {
+  const first = rangeStart;
+  cancelLineRange();
+  loopLines(first, index);
 }
-
-function showQueue(queue) {
-  const list = $('queue');
-  list.replaceChildren();
-  queue.forEach((entry, index) => {
-    const item = document.createElement('li');
-    const text = document.createElement('div');
-    text.className = 'text';
-    text.innerHTML = '<strong></strong><small></small>';
-    text.querySelector('strong').textContent = `${index + 1}. ${entry.title}`;
-    text.querySelector('small').textContent = entry.requestedBy ? `${entry.artist} · for ${entry.requestedBy}` : entry.artist;
-    item.append(text);
-    if (isHost()) {
-      if (index > 0) {
-        const up = document.createElement('button');
-        up.textContent = '↑';
-        up.setAttribute('aria-label', 'move up');
-        up.addEventListener('click', () => connection.send('queueMove', { itemId: entry.itemId, to: index - 1 }));
-        item.append(up);
-      }
-      const remove = document.createElement('button');
-      remove.className = 'secondary';
-      remove.textContent = '✕';
-      remove.setAttribute('aria-label', 'remove');
-      remove.addEventListener('click', () => connection.send('queueRemove', { itemId: entry.itemId }));
-      item.append(remove);
-    }
-    list.append(item);
-  });
-  if (!queue.length) {
-    const item = document.createElement('li');
-    item.className = 'muted';
-    item.textContent = 'Nothing queued';
-    list.append(item);
-  }
+function cancelLineRange() {
+  rangeStart = null;
+  for (const line of document.querySelectorAll('#lyrics .range-start')) line.classList.remove('range-start');
+  $('loop-lines').setAttribute('aria-pressed', 'false');
+  if (connection.state) showLoop(connection.state);
 }
+$('loop-line').addEventListener('click', () => {
+  const index = lyrics.focus;
+  if (index < 0) { toast('No line to loop yet'); return; }
+  loopLines(index, index);
+});
+$('loop-lines').addEventListener('click', () => {
+  if (rangeStart != null) { cancelLineRange(); return; }
+  rangeStart = -1; // the next tapped line is the first
+  $('loop-lines').setAttribute('aria-pressed', 'true');
+  toast('Tap the first line, then the last line of the loop');
+  showLoop(connection.state || {});
+});
+$('loop-clear').addEventListener('click', () => act('loop', { start: null }));
 
 connection
   .on('hello', (message) => {
@@ -284,21 +201,45 @@ connection
       }));
       sessionStorage.removeItem('karaoke.pin');
     }
-    showRole(); showSong(); showState(); showLibrary();
+    showRole(); showSong(); showState(); askNameOnce();
+    songs.request();
   })
   .on('song', showSong)
   .on('state', showState)
-  .on('queue', (message) => showQueue(message.queue))
-  .on('library', showLibrary)
+  .on('queue', (message) => showQueue(message.queue, { act, isHost, singerName }))
+  .on('queued', (message) => {
+    songs.confirmed(message.item.songId);
+    const who = message.item.requestedBy ? ` for ${message.item.requestedBy}` : '';
+    const when = formatWait(message.item.startsIn, message.position === 1);
+    toast(message.folded
+      ? `“${message.item.title}” is already in your requests (number ${message.position}${when ? `, ${when}` : ''})`
+      : `Queued “${message.item.title}”${who}: number ${message.position}${when ? `, ${when}` : ''}`);
+  })
   .on('error', (error) => {
     if (error.code === 'badPin' || error.code === 'pinLocked' || error.code === 'badToken') {
       sessionStorage.removeItem('karaoke.pin');
       if (error.code === 'badToken') localStorage.removeItem('karaoke.hostToken');
       $('unlock-error').textContent = error.code === 'badPin' ? 'Wrong PIN'
         : error.code === 'pinLocked' ? error.message : 'Session expired: enter the PIN';
-      connection.hello('guest', null, $('name-input').value || null, null);
+      pinProblem = true;
+      showTab('settings');
+      connection.hello('guest', null, singerName() || null, null);
     } else {
+      if (error.command === 'queueAdd') songs.failed();
       toast(error.message);
+    }
+  })
+  // Offline: a banner, and every control disabled so no tap looks as if it worked.
+  .on('status', (status) => {
+    document.body.classList.toggle('offline', !status.online);
+    $('offline-banner').hidden = status.online;
+    for (const control of document.querySelectorAll('.tabs-body button, .tabs-body input, .tabs-body select')) {
+      if (!status.online) {
+        if (!control.disabled) { control.disabled = true; control.dataset.offline = '1'; }
+      } else if (control.dataset.offline) {
+        control.disabled = false;
+        delete control.dataset.offline;
+      }
     }
   });
 bindStatus(connection, $('status'));
@@ -307,46 +248,56 @@ bindLoading(connection, $('loading'));
 $('unlock').addEventListener('submit', (event) => {
   event.preventDefault();
   const pin = $('pin-input').value.trim();
-  const name = $('name-input').value.trim();
-  localStorage.setItem('karaoke.name', name);
   $('unlock-error').textContent = '';
   sessionStorage.setItem('karaoke.pin', pin);
-  connection.hello('host', pin, name || null, null);
+  connection.hello('host', pin, singerName() || null, null);
 });
-$('guest-submit').addEventListener('click', () => {
-  const name = $('name-input').value.trim();
-  localStorage.setItem('karaoke.name', name);
-  connection.hello('guest', null, name || null, null);
+$('leave-host').addEventListener('click', () => {
+  localStorage.removeItem('karaoke.hostToken');
+  sessionStorage.removeItem('karaoke.pin');
+  connection.hello('guest', null, singerName() || null, null);
 });
-$('search').addEventListener('input', showLibrary);
-$('queue-clear').addEventListener('click', () => connection.send('queueClear'));
+$('queue-clear').addEventListener('click', () => act('queueClear'));
 $('play').addEventListener('click', () => {
   const state = connection.state;
   const going = connection.playing || !!(state?.loading && state.playWhenLoaded);
-  connection.send(going ? 'pause' : 'play');
+  act(going ? 'pause' : 'play');
 });
-$('stop').addEventListener('click', () => connection.send('stop'));
-$('next').addEventListener('click', () => connection.send('next'));
-$('previous').addEventListener('click', () => connection.send('previous'));
-$('key-down').addEventListener('click', () => connection.send('key', { semitones: Math.max(-12, (connection.state?.key || 0) - 1) }));
-$('key-up').addEventListener('click', () => connection.send('key', { semitones: Math.min(12, (connection.state?.key || 0) + 1) }));
+// Stop goes back to 0:00: it needs a long press (0.8 s), so a slip of the thumb cannot do it.
+{
+  const stop = $('stop');
+  let timer = null;
+  const cancel = () => { clearTimeout(timer); timer = null; stop.classList.remove('holding'); };
+  stop.addEventListener('pointerdown', () => {
+    stop.classList.add('holding');
+    timer = setTimeout(() => { cancel(); act('stop'); toast('Stopped: back to the start'); }, 800);
+  });
+  for (const type of ['pointerup', 'pointerleave', 'pointercancel']) stop.addEventListener(type, cancel);
+  stop.addEventListener('click', (event) => {
+    // A keyboard or switch "click" (no pointer, detail 0) cannot be held: it asks instead.
+    if (event.detail === 0) {
+      if (window.confirm('Stop and go back to the start?')) act('stop');
+      return;
+    }
+    if (timer === null) { $('stop-hint').hidden = false; setTimeout(() => { $('stop-hint').hidden = true; }, 2500); }
+  });
+  stop.addEventListener('contextmenu', (event) => event.preventDefault());
+}
+$('next').addEventListener('click', () => act('next'));
+$('previous').addEventListener('click', () => act('previous'));
+$('key-down').addEventListener('click', () => act('key', { semitones: Math.max(-12, (connection.state?.key || 0) - 1) }));
+$('key-up').addEventListener('click', () => act('key', { semitones: Math.min(12, (connection.state?.key || 0) + 1) }));
+$('key-reset').addEventListener('click', () => act('key', { semitones: 0 }));
 const stepTempo = (delta) => {
   const ratio = Math.round(((connection.state?.tempo || 1) + delta) * 100) / 100;
-  connection.send('tempo', { ratio: Math.min(1.5, Math.max(0.5, ratio)) });
+  act('tempo', { ratio: Math.min(1.5, Math.max(0.5, ratio)) });
 };
 $('tempo-down').addEventListener('click', () => stepTempo(-0.05));
 $('tempo-up').addEventListener('click', () => stepTempo(0.05));
-$('loop-a').addEventListener('click', () => { loopA = connection.position(); showState(); });
-$('loop-b').addEventListener('click', () => {
-  const b = connection.position();
-  if (loopA == null || b - loopA < 0.5) { toast('Set A first, then B at least half a second later'); return; }
-  connection.send('loop', { start: loopA, end: b });
-  loopA = null;
-});
-$('loop-clear').addEventListener('click', () => { loopA = null; connection.send('loop', { start: null }); });
-$('difficulty').addEventListener('change', () => connection.send('difficulty', { level: $('difficulty').value }));
+$('tempo-reset').addEventListener('click', () => act('tempo', { ratio: 1 }));
+$('difficulty').addEventListener('change', () => act('difficulty', { level: $('difficulty').value }));
 $('seek').addEventListener('input', () => { seeking = true; $('elapsed').textContent = formatTime(Number($('seek').value)); });
-$('seek').addEventListener('change', () => { connection.send('seek', { position: Number($('seek').value) }); seeking = false; });
+$('seek').addEventListener('change', () => { act('seek', { position: Number($('seek').value) }); seeking = false; });
 
 function frame() {
   const t = connection.position();

@@ -29,8 +29,10 @@ public enum ClientCommand: Sendable, Equatable {
     case micDelay(singer: Int, milliseconds: Double)
     /// Hear yourself: switch monitoring of the singer's microphone source on or off.
     case monitor(singer: Int, on: Bool)
-    /// Re-send the song list (`library` event).
-    case library
+    /// One page of the song library (`library` event).
+    case library(LibraryQuery = LibraryQuery())
+    /// The library's artists, optionally those starting with one letter (`artists` event).
+    case artists(letter: String?)
     /// Send this song's results and the leaderboard (`results` event).
     case results
 
@@ -57,6 +59,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .micDelay: "micDelay"
         case .monitor: "monitor"
         case .library: "library"
+        case .artists: "artists"
         case .results: "results"
         }
     }
@@ -64,7 +67,7 @@ public enum ClientCommand: Sendable, Equatable {
     /// The least role allowed to send this command. `queueAdd` with `playNow` is host-only.
     public var requiredRole: ClientRole {
         switch self {
-        case .hello, .library, .results: .display
+        case .hello, .library, .artists, .results: .display
         case .queueAdd(_, _, let playNow): playNow ? .host : .guest
         case .selectSinger: .guest
         default: .host
@@ -166,7 +169,8 @@ public struct CommandEnvelope: Sendable, Equatable {
                 command = .micDelay(singer: try args.int("singer", in: 0...7), milliseconds: try args.number("ms", in: 0...1000))
             case "monitor":
                 command = .monitor(singer: try args.int("singer", in: 0...7), on: try args.bool("on"))
-            case "library": command = .library
+            case "library": command = .library(try Self.libraryQuery(args, object))
+            case "artists": command = .artists(letter: try args.optionalString("letter"))
             case "results": command = .results
             default: return .failure(.unknownCommand(type))
             }
@@ -179,8 +183,29 @@ public struct CommandEnvelope: Sendable, Equatable {
     }
 }
 
+extension CommandEnvelope {
+    fileprivate static func libraryQuery(_ args: Arguments, _ object: [String: Any]) throws -> LibraryQuery {
+        var query = LibraryQuery()
+        query.text = try args.optionalString("query") ?? ""
+        query.artist = try args.optionalString("artist")
+        query.letter = try args.optionalString("letter")
+        query.language = try args.optionalString("language")
+        if object["duet"] != nil, !(object["duet"] is NSNull) { query.duet = try args.bool("duet") }
+        if object["hasNotes"] != nil, !(object["hasNotes"] is NSNull) { query.hasNotes = try args.bool("hasNotes") }
+        if let sort = try args.optionalString("sort") {
+            guard let value = LibraryQuery.Sort(rawValue: sort) else {
+                throw args.fail("sort must be one of " + LibraryQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            query.sort = value
+        }
+        query.offset = try args.int("offset", in: 0...1_000_000, default: 0)
+        query.limit = try args.int("limit", in: 1...LibraryQuery.maxLimit, default: 50)
+        return query
+    }
+}
+
 /// Typed access to a command's fields with range checks and clear messages.
-private struct Arguments {
+fileprivate struct Arguments {
     let command: String
     let object: [String: Any]
 

@@ -5,7 +5,11 @@ public struct HelloPayload: Codable, Sendable, Equatable {
     public var role: ClientRole
     public var room: String
     public var song: SongPayload?
-    public var library: [SongSummary]
+    /// No longer sent (a big library is asked for page by page with `library`); kept optional
+    /// so older captures still decode.
+    public var library: [SongSummary]?
+    /// Songs in the library (after folding one song's several formats into one).
+    public var librarySize: Int?
     public var state: StatePayload
     /// Line results of the current song so far.
     public var results: [LineScorePayload]
@@ -16,7 +20,7 @@ public struct HelloPayload: Codable, Sendable, Equatable {
     public var hostToken: String?
     public var hostTokenExpiresIn: Double?
     public init(protocolVersion: Int = ProtocolVersion.current, clientId: UInt64, role: ClientRole, room: String,
-                song: SongPayload?, library: [SongSummary], state: StatePayload, results: [LineScorePayload]) {
+                song: SongPayload?, library: [SongSummary]? = nil, state: StatePayload, results: [LineScorePayload]) {
         self.protocolVersion = protocolVersion
         self.clientId = clientId
         self.role = role
@@ -146,10 +150,6 @@ public struct ErrorPayload: Codable, Sendable, Equatable {
     }
 }
 
-public struct LibraryPayload: Codable, Sendable, Equatable {
-    public var songs: [SongSummary]
-    public init(songs: [SongSummary]) { self.songs = songs }
-}
 
 /// One leaderboard row (from the score store).
 public struct LeaderboardEntryPayload: Codable, Sendable, Equatable {

@@ -15,6 +15,9 @@ public enum ServerEvent: Sendable, Equatable {
     case device(DevicePayload)
     case error(ErrorPayload)
     case library(LibraryPayload)
+    case artists(ArtistsPayload)
+    /// To the client who asked: its `queueAdd` was taken (or folded into its earlier request).
+    case queued(QueuedPayload)
     case results(ResultsPayload)
 
     public var type: String {
@@ -30,6 +33,8 @@ public enum ServerEvent: Sendable, Equatable {
         case .device: "device"
         case .error: "error"
         case .library: "library"
+        case .artists: "artists"
+        case .queued: "queued"
         case .results: "results"
         }
     }
@@ -80,6 +85,8 @@ public struct ServerEventEnvelope: Codable, Sendable, Equatable {
         case .device(let p): try p.encode(to: encoder)
         case .error(let p): try p.encode(to: encoder)
         case .library(let p): try p.encode(to: encoder)
+        case .artists(let p): try p.encode(to: encoder)
+        case .queued(let p): try p.encode(to: encoder)
         case .results(let p): try p.encode(to: encoder)
         }
     }
@@ -100,6 +107,8 @@ public struct ServerEventEnvelope: Codable, Sendable, Equatable {
         case "device": event = .device(try DevicePayload(from: decoder))
         case "error": event = .error(try ErrorPayload(from: decoder))
         case "library": event = .library(try LibraryPayload(from: decoder))
+        case "artists": event = .artists(try ArtistsPayload(from: decoder))
+        case "queued": event = .queued(try QueuedPayload(from: decoder))
         case "results": event = .results(try ResultsPayload(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event \(type)")

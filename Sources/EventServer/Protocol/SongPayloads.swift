@@ -81,6 +81,14 @@ public struct SongSummary: Codable, Sendable, Equatable {
     public var hasNotes: Bool
     /// Present when the song could not be read; it cannot be queued.
     public var error: String?
+    public var language: String?
+    public var year: Int?
+    /// The lyric formats this song is available in (`ultraStar`, `lrc` …), when known; one
+    /// song shipped in several formats or folders is listed once, `versions` naming the others' ids.
+    public var formats: [String]?
+    public var versions: [String]?
+    /// URL of the song's cover thumbnail, when it has one.
+    public var cover: String?
     public init(id: String, title: String, artist: String, duration: Double?, duet: Bool, hasNotes: Bool, error: String?) {
         self.id = id
         self.title = title

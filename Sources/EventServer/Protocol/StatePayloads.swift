@@ -17,8 +17,12 @@ public struct QueueItemPayload: Codable, Sendable, Equatable {
     public var songId: String
     public var title: String
     public var artist: String
-    /// Who asked for it, when given.
+    /// Who asked for it (the singer), when given.
     public var requestedBy: String?
+    /// The song's length, and seconds from now until it should start (songs before it at the
+    /// room's tempo, plus a changeover each); nil when unknown.
+    public var duration: Double?
+    public var startsIn: Double?
     public init(itemId: Int, songId: String, title: String, artist: String, requestedBy: String?) {
         self.itemId = itemId
         self.songId = songId
@@ -97,6 +101,13 @@ public struct StatePayload: Codable, Sendable, Equatable {
     /// The singer whose microphone is being calibrated (its test clicks are playing); nil
     /// otherwise. Commands that would start playback are refused meanwhile.
     public var calibratingSinger: Int?
+    /// True when this run of the song is a practice run (a seek, loop, key or tempo change
+    /// after the first line): it is not stored on the leaderboard.
+    public var practice: Bool?
+    /// Bumped when the song library changed on disk; clients ask for their page again.
+    public var libraryVersion: Int?
+    /// The singer of the song playing (from the queue request), when known.
+    public var singerName: String?
 
     public init(transport: TransportState, position: Double, duration: Double, songId: String?, key: Int,
                 tempo: Double, loop: LoopPayload?, queue: [QueueItemPayload], difficulty: Difficulty,

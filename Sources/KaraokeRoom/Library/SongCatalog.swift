@@ -22,9 +22,25 @@ public struct CatalogEntry: Sendable {
     }
 }
 
-/// Where the room's songs come from (a folder of song folders, or a fixed list in tests).
+/// Where the room's songs come from (a folder tree of songs, or a fixed list in tests).
+/// The room lists and searches the light `index()`, and reads a song (`entry(id:)`) only
+/// when it is queued or played.
 public protocol SongCatalog: Sendable {
+    /// Every song, read in full (small catalogs, tools).
     func entries() -> [CatalogEntry]
+    /// Every song as the library index keeps it.
+    func index() -> [IndexedSong]
+    /// One song read in full, or nil when there is no such song.
+    func entry(id: String) -> CatalogEntry?
+    /// The index again when the songs changed on disk since the last `index()`/`refreshed()`;
+    /// nil when nothing changed. Called off the room's queue; may take long.
+    func refreshed() -> [IndexedSong]?
+}
+
+extension SongCatalog {
+    public func index() -> [IndexedSong] { entries().map { IndexedSong($0) } }
+    public func entry(id: String) -> CatalogEntry? { entries().first { $0.id == id } }
+    public func refreshed() -> [IndexedSong]? { nil }
 }
 
 /// A fixed list of songs, e.g. built in memory by a test or a tool.

@@ -15,8 +15,11 @@ extension Room {
             clients[client]?.name = name
             sendHello(to: client, hostToken: issued)
             return
-        case .library:
-            transport?.send(.library(LibraryPayload(songs: entries.map(SongPayloadBuilder.summary(for:)))), to: client)
+        case .library(let query):
+            sendLibraryPage(query, to: client, requestId: requestId)
+            return
+        case .artists(let letter):
+            sendArtists(letter: letter, to: client)
             return
         case .results:
             sendResults(to: client)
@@ -25,7 +28,8 @@ extension Room {
             try requireNoCalibration()
             if current == nil {
                 guard let item = songQueue.popFirst() else { throw RoomCommandError("nothingToPlay", "no song loaded and the queue is empty") }
-                try loadSong(item.songId)
+                try loadSong(item.songId, singer: item.requestedBy)
+                broadcastQueue()
             }
             startPlaying()
         case .pause:
@@ -36,11 +40,13 @@ extension Room {
             loading?.playWhenLoaded = false
             player.stop()
             transportState = .stopped
+            practiceRun = false
             liveSession?.roomStopped()
             emitLinePositions(force: true)
         case .seek(let position):
             try requireSong()
             seek(to: position)
+            notePracticeChange()
         case .seekLine(let part, let line):
             try requireSong()
             guard let current else { throw RoomCommandError("noSong", "no song loaded") }
@@ -48,14 +54,19 @@ extension Room {
                 throw RoomCommandError("badArguments", "no line \(line) in part \(part)")
             }
             seek(to: current.song.parts[part].lines[line].start)
+            notePracticeChange()
         case .key(let semitones):
             settings.key = semitones
             player.setKey(semitones: semitones)
             liveSession?.roomSettingsChanged(settings)
+            rememberKey()
+            notePracticeChange()
         case .tempo(let ratio):
             settings.tempo = ratio
             player.setTempo(ratio)
             liveSession?.roomSettingsChanged(settings)
+            rememberKey()
+            notePracticeChange()
         case .loop(let range):
             try requireSong()
             let duration = current?.payload.duration ?? 0
@@ -65,10 +76,11 @@ extension Room {
             settings.loop = range.map { $0.start...$0.end }
             player.setLoop(settings.loop)
             liveSession?.roomSettingsChanged(settings)
+            notePracticeChange()
         case .next:
             try requireNoCalibration()
             guard let item = songQueue.popFirst() else { throw RoomCommandError("queueEmpty", "the queue is empty") }
-            try loadSong(item.songId)
+            try loadSong(item.songId, singer: item.requestedBy)
             startPlaying()
             broadcastQueue()
         case .previous:
@@ -78,7 +90,8 @@ extension Room {
             } else {
                 let previous = history.removeLast()
                 if let current {
-                    _ = songQueue.append(songId: current.entry.id, title: current.payload.title, artist: current.payload.artist, requestedBy: nil)
+                    _ = songQueue.append(songId: current.entry.id, title: current.payload.title, artist: current.payload.artist,
+                                         requestedBy: currentSinger, duration: current.payload.duration)
                     if let last = songQueue.items.last { songQueue.move(itemId: last.itemId, to: 0) }
                 }
                 try loadSong(previous, recordHistory: false)
@@ -86,13 +99,12 @@ extension Room {
                 broadcastQueue()
             }
         case .queueAdd(let songId, let requestedBy, let playNow):
-            let entry = try playableEntry(songId)
             if playNow {
                 try requireNoCalibration()
-                try loadSong(entry.id)
+                try loadSong(songId, singer: requestedBy)
                 startPlaying()
             } else {
-                try enqueue(entry, requestedBy: requestedBy ?? clients[client]?.name, from: client)
+                try enqueue(songId, requestedBy: requestedBy ?? clients[client]?.name, from: client, requestId: requestId)
                 return
             }
         case .queueRemove(let itemId):
@@ -142,6 +154,7 @@ extension Room {
         case .difficulty(let level):
             settings.difficulty = level
             liveSession?.roomSettingsChanged(settings)
+            notePracticeChange()
         case .micDelay(let singer, let milliseconds):
             guard let index = settings.singers.firstIndex(where: { $0.singer == singer }) else {
                 throw RoomCommandError("badArguments", "no singer \(singer)")
@@ -187,25 +200,63 @@ extension Room {
         return hostSessions.issue(now: now)
     }
 
-    /// Adds a guest's or host's request to the queue: a song already waiting is not added
-    /// twice, the queue and each guest address have a cap.
-    func enqueue(_ entry: CatalogEntry, requestedBy: String?, from client: ClientID) throws {
-        let title = SongPayloadBuilder.summary(for: entry).title
-        if let index = songQueue.items.firstIndex(where: { $0.songId == entry.id }) {
-            throw RoomCommandError("alreadyQueued", "\"\(title)\" is already in the queue (number \(index + 1))")
+    /// Adds a guest's or host's request at its fair place (round-robin by singer; see
+    /// `SongQueue`) and confirms it to the client who asked (`queued`). The same song asked for
+    /// again by the same singer is folded into the earlier request (confirmed, not added). The
+    /// queue and each guest address have a cap.
+    func enqueue(_ songId: String, requestedBy: String?, from client: ClientID, requestId: Int?) throws {
+        let song = try queueableSong(songId)
+        let singer = requestedBy.map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(40)) }
+            .flatMap { $0.isEmpty ? nil : $0 }
+        if let index = songQueue.index(of: song.id, singer: singer) {
+            let item = queueWithStartTimes()[index]
+            transport?.send(.queued(QueuedPayload(item: item, position: index + 1, folded: true, id: requestId)), to: client)
+            return
         }
         guard songQueue.items.count < options.maxQueue else {
             throw RoomCommandError("queueFull", "the queue is full (\(options.maxQueue) songs); wait until some have been sung")
         }
         let session = clients[client]
         let owner = session?.address ?? "?"
-        if session?.role != .host, songQueue.pending(of: owner) >= options.maxQueuedPerGuest {
-            throw RoomCommandError("tooManyQueued", "you already have \(options.maxQueuedPerGuest) songs waiting; wait until one has been sung")
+        if session?.role != .host {
+            let own = singer.map { songQueue.pending(singer: $0) } ?? songQueue.pending(of: owner, unnamedOnly: true)
+            if own >= options.maxQueuedPerGuest {
+                throw RoomCommandError("tooManyQueued", "\(singer ?? "you") already \(singer == nil ? "have" : "has") \(options.maxQueuedPerGuest) songs waiting; wait until one has been sung")
+            }
+            if songQueue.pending(of: owner) >= options.maxQueuedPerAddress {
+                throw RoomCommandError("tooManyQueued", "\(options.maxQueuedPerAddress) songs are already waiting from your network address; wait until one has been sung")
+            }
         }
-        _ = songQueue.append(songId: entry.id, title: title, artist: entry.song?.metadata.artist ?? "",
-                             requestedBy: requestedBy.map { String($0.prefix(40)) },
-                             owner: session?.role == .host ? nil : owner)
+        let (_, index) = songQueue.insertFairly(songId: song.id, title: song.title, artist: song.artist, requestedBy: singer,
+                                                owner: session?.role == .host ? nil : owner, duration: song.duration)
+        let item = queueWithStartTimes()[index]
+        transport?.send(.queued(QueuedPayload(item: item, position: index + 1, folded: false, id: requestId)), to: client)
         broadcastQueue()
+    }
+
+    /// A song of the index that can be queued (read without error, not too large).
+    func queueableSong(_ songId: String) throws -> IndexedSong {
+        guard let song = songIndex.song(id: songId) else {
+            throw RoomCommandError("unknownSong", "no song \"\(songId)\" in the library")
+        }
+        if let error = song.error {
+            throw RoomCommandError("unreadableSong", "song \"\(songId)\" cannot be played: \(error)")
+        }
+        return song
+    }
+
+    /// A seek, loop, key, tempo or difficulty change ends the scored run and starts a practice
+    /// run from here (see `LiveRoomSession`); one that starts before the first line is complete.
+    func notePracticeChange() {
+        guard let current else { return }
+        let firstLine = current.song.parts.compactMap { $0.lines.first?.start }.min() ?? 0
+        practiceRun = settings.loop != nil || mediaPosition > firstLine
+    }
+
+    /// The key and tempo the current singer chose for this song, for the next time they sing it.
+    func rememberKey() {
+        guard let singer = SongQueue.singerKey(currentSinger), let songId = current?.entry.id else { return }
+        keyMemory[singer + "\u{1}" + songId] = (settings.key, settings.tempo)
     }
 
     /// A monitor switch finished: everyone sees the state, the client who asked any failure.
@@ -257,7 +308,7 @@ extension Room {
     }
 
     func playableEntry(_ songId: String) throws -> CatalogEntry {
-        guard let entry = entries.first(where: { $0.id == songId }) else {
+        guard let entry = catalog.entry(id: songId) else {
             throw RoomCommandError("unknownSong", "no song \"\(songId)\" in the library")
         }
         guard entry.song != nil else {

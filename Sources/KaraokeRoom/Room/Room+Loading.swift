@@ -9,7 +9,8 @@ extension Room {
     /// Makes `songId` the current song at once (lyrics, `state.loading`) and has the loader
     /// prepare its audio; `installLoaded` swaps it in. What played before stops now; a load
     /// still pending is superseded (its track will be dropped).
-    func loadSong(_ songId: String, recordHistory: Bool = true) throws {
+    /// `singer`: who sings it (a queue request's name): their remembered key and tempo for it apply.
+    func loadSong(_ songId: String, recordHistory: Bool = true, singer: String? = nil) throws {
         let entry = try playableEntry(songId)
         guard let song = entry.song else { return }
         let payload = SongPayloadBuilder.payload(for: entry, song: song)
@@ -28,6 +29,13 @@ extension Room {
         transportState = .stopped
         settings.loop = nil
         player.setLoop(nil)
+        currentSinger = singer
+        practiceRun = false
+        if let key = SongQueue.singerKey(singer), let remembered = keyMemory[key + "\u{1}" + entry.id] {
+            settings.key = remembered.key
+            settings.tempo = remembered.tempo
+            liveSession?.roomSettingsChanged(settings)
+        }
         results = []
         totals = [:]
         linePositions = [:]

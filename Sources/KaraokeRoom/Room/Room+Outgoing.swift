@@ -7,7 +7,7 @@ import SongModel
 /// What the room sends: state, queue, hello, errors, results.
 extension Room {
     func statePayload() -> StatePayload {
-        StatePayload(
+        var state = StatePayload(
             transport: transportState, position: mediaPosition, duration: current?.payload.duration ?? 0,
             songId: current?.entry.id, key: settings.key, tempo: settings.tempo,
             loop: settings.loop.map { LoopPayload(start: $0.lowerBound, end: $0.upperBound) },
@@ -15,6 +15,25 @@ extension Room {
             singers: reportedSingers(), audio: options.audio,
             loading: loading != nil, playWhenLoaded: loading?.playWhenLoaded ?? false,
             outputLatencyMs: player.outputLatency?.stateMilliseconds, calibratingSinger: calibratingSinger)
+        state.queue = queueWithStartTimes()
+        state.practice = current == nil ? nil : practiceRun
+        state.libraryVersion = libraryVersion
+        state.singerName = currentSinger
+        return state
+    }
+
+    /// The queue with each song's estimated start: what is left of the current song, then the
+    /// songs before it, each at the room's tempo plus a changeover.
+    func queueWithStartTimes() -> [QueueItemPayload] {
+        let tempo = max(settings.tempo, 0.1)
+        var clock = current.map { max(0, $0.payload.duration - mediaPosition) / tempo + options.changeoverSeconds } ?? 0
+        var known = true
+        return songQueue.items.map { item in
+            var item = item
+            item.startsIn = known ? clock.rounded() : nil
+            if let duration = item.duration { clock += duration / tempo + options.changeoverSeconds } else { known = false }
+            return item
+        }
     }
 
     /// The seats with what monitoring and live scoring know about each singer's microphone.
@@ -47,7 +66,7 @@ extension Room {
         queue.asyncAfter(deadline: .now() + options.queueCoalescing) { [weak self] in
             guard let self else { return }
             queueBroadcastPending = false
-            transport?.broadcast(.queue(QueuePayload(queue: songQueue.items)))
+            transport?.broadcast(.queue(QueuePayload(queue: queueWithStartTimes())))
         }
     }
 
@@ -58,7 +77,8 @@ extension Room {
         let hasSong = session.songGeneration == songGeneration
         var hello = HelloPayload(
             clientId: client, role: session.role, room: options.name, song: hasSong ? nil : current?.payload,
-            library: entries.map(SongPayloadBuilder.summary(for:)), state: statePayload(), results: results)
+            state: statePayload(), results: results)
+        hello.librarySize = songIndex.count
         if hasSong { hello.songUnchanged = true }
         if let hostToken {
             hello.hostToken = hostToken

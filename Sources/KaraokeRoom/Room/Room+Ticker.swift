@@ -29,7 +29,7 @@ extension Room {
         logger.info("song finished: \(current?.entry.id ?? "-")")
         for singer in totals.keys { totals[singer]?.final = true }
         sendResults(to: nil)
-        if let item = songQueue.popFirst(), (try? loadSong(item.songId)) != nil {
+        if let item = songQueue.popFirst(), (try? loadSong(item.songId, singer: item.requestedBy)) != nil {
             startPlaying()
             broadcastQueue()
         } else {

@@ -19,9 +19,16 @@ public final class Room: @unchecked Sendable {
         public var stateInterval: Double
         /// Names of singers 1, 2, … at start (`serve --singer`); the rest keep "Singer n".
         public var singerNames: [String] = []
-        /// Songs the queue holds at most, and at most per guest address (hosts are exempt).
+        /// Songs the queue holds at most; at most per guest (singer name, or address when the
+        /// request has no name); and at most from one address whatever the names (phones behind
+        /// one NAT, or one phone inventing names). Hosts are exempt from the last two.
         public var maxQueue = 50
         public var maxQueuedPerGuest = 5
+        public var maxQueuedPerAddress = 15
+        /// Seconds between checks of the songs folder for changes (0 = never).
+        public var libraryRefreshInterval = 5.0
+        /// Seconds counted between two songs in the queue's estimated start times.
+        public var changeoverSeconds = 20.0
         /// Queue changes within this many seconds go out as one `queue` event.
         public var queueCoalescing = 0.1
         /// Wrong-PIN back-off per address.
@@ -46,7 +53,17 @@ public final class Room: @unchecked Sendable {
     var leaderboard: (any RoomLeaderboard)?
     var monitoring: SingerMonitoring?
 
-    var entries: [CatalogEntry] = []
+    /// The library as listed and searched (the catalog reads a song only to play it).
+    var songIndex = LibraryIndex()
+    /// Bumped when the library changed on disk (`state.libraryVersion`).
+    var libraryVersion = 0
+    var libraryRefresher: (any DispatchSourceTimer)?
+    /// The singer of the song playing (from its queue request), for key memory and the views.
+    var currentSinger: String?
+    /// Key and tempo each singer last chose for a song ("singer key \u{1} song id").
+    var keyMemory: [String: (key: Int, tempo: Double)] = [:]
+    /// True once the song's run became a practice run (see `StatePayload.practice`).
+    var practiceRun = false
     var current: (entry: CatalogEntry, song: Song, payload: SongPayload, timelines: [Timeline])?
     /// Set while `current`'s audio is being prepared off the queue (see `loadSong`).
     var loading: PendingLoad?
@@ -98,7 +115,12 @@ public final class Room: @unchecked Sendable {
             self.leaderboard = leaderboard
             self.monitoring = monitoring
             monitoring?.observe { [weak self] source, status in self?.monitoringChangedByItself(source: source, status: status) }
-            entries = catalog.entries()
+            let started = MonotonicClock.now()
+            let songs = catalog.index()
+            let read = MonotonicClock.now()
+            songIndex = LibraryIndex(songs)
+            logger.info("song library: \(songs.count) song(s) read in \(Int((read - started) * 1000)) ms, indexed for search in \(Int((MonotonicClock.now() - read) * 1000)) ms")
+            startLibraryRefresher()
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now(), repeating: options.tickInterval, leeway: .milliseconds(2))
             timer.setEventHandler { [weak self] in self?.tick() }
@@ -111,6 +133,8 @@ public final class Room: @unchecked Sendable {
         queue.sync {
             timer?.cancel()
             timer = nil
+            libraryRefresher?.cancel()
+            libraryRefresher = nil
             loader.cancelAll()
             loading?.resolve(nil)
             loading = nil
@@ -118,8 +142,11 @@ public final class Room: @unchecked Sendable {
         }
     }
 
-    /// The songs offered, as scanned at start.
-    public var library: [SongSummary] { queue.sync { entries.map(SongPayloadBuilder.summary(for:)) } }
+    /// Every song indexed (one per lyric file; versions not folded), for the log.
+    public var library: [SongSummary] { queue.sync { songIndex.songs.map(\.summary) } }
+
+    /// Every song indexed, with its warnings.
+    public var indexedSongs: [IndexedSong] { queue.sync { songIndex.songs } }
 
     /// Loads a song by id (the `--song` option) and waits until its audio is ready; the room
     /// keeps serving clients meanwhile. Throws a message naming the problem (unknown song,

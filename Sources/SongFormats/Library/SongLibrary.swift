@@ -18,32 +18,84 @@ public struct SongLibrary: Sendable {
         self.directory = (directory as NSString).standardizingPath
     }
 
-    /// Every song folder, sorted by id. Never throws: problems are reported per entry.
+    /// Folders deeper than this below the library are not searched for songs.
+    public static let maxDepth = 6
+
+    /// Every song of the tree, sorted by id. Never throws: problems are reported per entry.
     public func scan() -> [SongEntry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.sorted().compactMap { name in
-            guard !name.hasPrefix(".") else { return nil }
-            var isDir: ObjCBool = false
-            let folder = (directory as NSString).appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else { return nil }
-            return entry(folder: folder, id: name)
+        walk().flatMap { entries(relative: $0.relative, listing: $0.listing) }.sorted { $0.id < $1.id }
+    }
+
+    /// Every folder of the tree below the library (not the library itself), parents before
+    /// children, each with its listing. Containers (only sub-folders) are included so a watcher
+    /// can notice a song folder appearing in them.
+    public func walk() -> [(relative: String, listing: FolderListing)] {
+        var found: [(relative: String, listing: FolderListing)] = []
+        var pending: [(relative: String, depth: Int)] = (FolderListing.read(directory)?.subfolders ?? []).reversed().map { ($0, 1) }
+        while let next = pending.popLast() {
+            guard let listing = FolderListing.read(directory + "/" + next.relative) else { continue }
+            found.append((next.relative, listing))
+            if next.depth < Self.maxDepth {
+                pending += listing.subfolders.reversed().map { (next.relative + "/" + $0, next.depth + 1) }
+            }
         }
+        return found
     }
 
-    /// The entry for one folder id, or nil when there is no such folder.
+    /// The songs of one folder: one song (id = the folder's path in the library), or several
+    /// when the folder holds lyric files of different names, as UltraStar collections do (id =
+    /// folder path + "/" + the file name without extension). Files of one name in several
+    /// formats (`demo.txt` + `demo.lrc`) are one song. A folder holding only sub-folders has none.
+    public func entries(relative: String, listing: FolderListing) -> [SongEntry] {
+        let folder = directory + "/" + relative
+        let groups = Self.lyricGroups(listing.fileNames)
+        if groups.count > 1 {
+            return groups.map { entry(folder: folder, id: relative + "/" + $0, group: $0) }
+        }
+        if groups.isEmpty, !listing.subfolders.isEmpty, !listing.fileNames.contains(SongManifest.fileName) { return [] }
+        return [entry(folder: folder, id: relative)]
+    }
+
+    /// Base names of the lyric files (without extension), in order.
+    static func lyricGroups(_ files: [String]) -> [String] {
+        var seen: [String] = []
+        for name in files where name != SongManifest.fileName
+            && lyricExtensions.contains((name as NSString).pathExtension.lowercased()) {
+            let base = (name as NSString).deletingPathExtension
+            if !seen.contains(base) { seen.append(base) }
+        }
+        return seen
+    }
+
+    /// The entry for one song id (see `entries(relative:listing:)`), or nil when there is no
+    /// such song. Ids never lead out of the library.
     public func entry(id: String) -> SongEntry? {
-        guard !id.isEmpty, !id.contains("/"), id != "..", id != "." else { return nil }
-        let folder = (directory as NSString).appendingPathComponent(id)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else { return nil }
-        return entry(folder: folder, id: id)
+        let parts = id.split(separator: "/", omittingEmptySubsequences: false)
+        guard !id.isEmpty, parts.count <= Self.maxDepth + 1,
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") }) else { return nil }
+        let path = directory + "/" + id
+        // A symbolic link on the way (which the walk never follows) must not lead out of the library.
+        guard SafeFile.isInside(path, folder: directory) else { return nil }
+        if let listing = FolderListing.read(path) {
+            return Self.lyricGroups(listing.fileNames).count > 1 ? nil : entry(folder: path, id: id)
+        }
+        // A song of a collection folder: "<folder>/<lyric file name without extension>".
+        guard parts.count >= 2 else { return nil }
+        let folderId = parts.dropLast().joined(separator: "/"), base = String(parts.last!)
+        guard let listing = FolderListing.read(directory + "/" + folderId),
+              Self.lyricGroups(listing.fileNames).contains(base) else { return nil }
+        return entry(folder: directory + "/" + folderId, id: id, group: base)
     }
 
-    func entry(folder: String, id: String) -> SongEntry {
+    /// `group`: in a collection folder, the base name of this song's files (its lyric file,
+    /// and by convention its audio and cover); the folder's manifest is not used then.
+    func entry(folder: String, id: String, group: String? = nil) -> SongEntry {
         var entry = SongEntry(id: id, folder: folder)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        let listed = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        // In a collection, the other songs' files are not this song's.
+        let files = group.map { base in listed.filter { Self.belongs($0, to: base) } } ?? listed
         var manifest: SongManifest?
-        if files.contains(SongManifest.fileName) {
+        if group == nil, files.contains(SongManifest.fileName) {
             let path = (folder as NSString).appendingPathComponent(SongManifest.fileName)
             do {
                 manifest = try JSONDecoder().decode(SongManifest.self, from: Data(SongFileReader.readBytes(path: path)))
@@ -61,7 +113,7 @@ public struct SongLibrary: Sendable {
             lyricsName = SongManifest.fileName
             manifest = nil
         }
-        guard let lyrics = lyricsName ?? Self.pickLyrics(files, id: id) else {
+        guard let lyrics = lyricsName ?? Self.pickLyrics(files, id: (id as NSString).lastPathComponent) else {
             entry.error = SongFileError(path: folder, line: nil, message: "no lyric file (.txt, .lrc, .vtt or .json)")
             return entry
         }
@@ -92,6 +144,8 @@ public struct SongLibrary: Sendable {
             let coverTag = try local(m.coverFile, from: lyricsPath, in: folder)
             entry.coverPath = cover ?? coverTag
                 ?? Self.conventional(files, in: folder, prefixes: ["cover", "folder"], extensions: Self.imageExtensions)
+                ?? (group == nil ? nil : files.first { Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                    .map { (folder as NSString).appendingPathComponent($0) })
             // Only regular files are ever opened (a FIFO named backing.ogg would hang whoever opens it).
             for path in [entry.backingTrackPath, entry.vocalsPath].compactMap({ $0 }) {
                 if let kind = SafeFile.irregularKind(path: path) {
@@ -114,6 +168,12 @@ public struct SongLibrary: Sendable {
             entry.error = SongFileError(path: lyricsPath, line: nil, message: "no backing track found\(named)")
         }
         return entry
+    }
+
+    /// `Artist - Title.txt`, `Artist - Title.mp3`, `Artist - Title [CO].jpg` belong to `Artist - Title`.
+    static func belongs(_ name: String, to base: String) -> Bool {
+        let stem = (name as NSString).deletingPathExtension
+        return stem == base || stem.hasPrefix(base + " [") || stem.hasPrefix(base + ".")
     }
 
     /// A backing track cut short (header against file size), or ending long before the lyrics do.

@@ -1,0 +1,183 @@
+// Songs tab: the server searches (case and accents folded, every word in title or artist) and
+// answers page by page with the total; browse by artist letter; duet / notes filters.
+const $ = (id) => document.getElementById(id);
+const PAGE = 50;
+const number = (n) => n.toLocaleString('en-US');
+const formatNames = { ultraStar: 'UltraStar', lrc: 'LRC', webVTT: 'WebVTT', jsonCues: 'JSON', flo: 'FLO' };
+
+export class SongsTab {
+  constructor(connection, { act, isHost, singerName }) {
+    this.connection = connection;
+    this.act = act;
+    this.isHost = isHost;
+    this.singerName = singerName;
+    this.filters = { duet: null, hasNotes: null, artist: null };
+    this.songs = [];
+    this.total = 0;
+    this.pending = null;
+    this.letter = null;
+    this.queuedIds = new Set();
+    $('search').addEventListener('input', () => {
+      clearTimeout(this.typing);
+      this.typing = setTimeout(() => this.request(), 150);
+    });
+    $('sort').addEventListener('change', () => this.request());
+    this.chip('filter-duet', () => { this.filters.duet = this.filters.duet ? null : true; });
+    this.chip('filter-notes', () => { this.filters.hasNotes = this.filters.hasNotes ? null : true; });
+    $('browse-artists').addEventListener('click', () => this.toggleArtists());
+    $('artist-clear').addEventListener('click', () => { this.filters.artist = null; this.request(); });
+    $('library-more').addEventListener('click', () => this.request(this.songs.length));
+    connection.on('library', (page) => this.receive(page));
+    connection.on('artists', (answer) => this.showArtists(answer));
+  }
+
+  chip(id, toggle) {
+    $(id).addEventListener('click', () => {
+      toggle();
+      $(id).setAttribute('aria-pressed', String($(id).getAttribute('aria-pressed') !== 'true'));
+      this.request();
+    });
+  }
+
+  query() {
+    const query = { query: $('search').value.trim(), sort: $('sort').value };
+    if (!query.query && query.sort === 'relevance') query.sort = this.filters.artist ? 'year' : 'title';
+    for (const [key, value] of Object.entries(this.filters)) if (value != null) query[key] = value;
+    return query;
+  }
+
+  // Asks for the page at `offset` (0 = a new search); answers to older requests are ignored.
+  request(offset = 0) {
+    const id = this.connection.send('library', { ...this.query(), offset, limit: PAGE });
+    if (id != null) this.pending = { id, offset };
+  }
+
+  receive(page) {
+    if (!this.pending || page.id !== this.pending.id) return;
+    this.pending = null;
+    this.songs = page.offset ? this.songs.concat(page.songs) : page.songs;
+    this.total = page.total ?? page.songs.length;
+    this.librarySize = page.librarySize ?? this.total;
+    this.render();
+  }
+
+  render() {
+    const { songs, total } = this;
+    const searching = $('search').value.trim() || Object.values(this.filters).some((v) => v != null);
+    $('library-count').textContent = !this.librarySize ? 'The library is empty'
+      : searching ? `${number(songs.length)} of ${number(total)} matching songs (library: ${number(this.librarySize)})`
+        : `${number(songs.length)} of ${number(total)} songs`;
+    $('artist-filter').hidden = !this.filters.artist;
+    $('artist-name').textContent = this.filters.artist || '';
+    const list = $('library');
+    list.replaceChildren(...songs.map((song) => this.row(song)));
+    if (!songs.length && this.librarySize) {
+      const item = document.createElement('li');
+      item.className = 'muted';
+      item.textContent = 'No song matches';
+      list.append(item);
+    }
+    $('library-more').hidden = songs.length >= total;
+    $('library-more').textContent = `Show ${number(Math.min(PAGE, total - songs.length))} more`;
+  }
+
+  row(song) {
+    const item = document.createElement('li');
+    item.className = song.error ? 'broken' : '';
+    const text = document.createElement('div');
+    text.className = 'text';
+    const title = document.createElement('strong');
+    title.textContent = song.title;
+    const about = document.createElement('small');
+    about.textContent = song.error ? song.error
+      : [song.artist, song.duet ? 'duet' : null, song.year, song.hasNotes ? null : 'lyrics only'].filter(Boolean).join(' · ');
+    text.append(title, about);
+    if (song.formats && song.formats.length > 1) {
+      const formats = document.createElement('span');
+      formats.className = 'formats';
+      formats.textContent = song.formats.map((f) => formatNames[f] || f).join(' + ');
+      text.append(formats);
+    }
+    item.append(text);
+    if (!song.error) {
+      const queue = document.createElement('button');
+      queue.textContent = this.queuedIds.has(song.id) ? 'Queued ✓' : 'Queue';
+      queue.dataset.songId = song.id;
+      queue.addEventListener('click', () => {
+        const name = this.singerName();
+        if (this.act('queueAdd', { songId: song.id, requestedBy: name || undefined }) != null) queue.textContent = 'Sending…';
+      });
+      item.append(queue);
+      if (this.isHost()) {
+        const play = document.createElement('button');
+        play.className = 'primary';
+        play.textContent = 'Play';
+        play.addEventListener('click', () => this.act('queueAdd', { songId: song.id, playNow: true }));
+        item.append(play);
+      }
+    }
+    return item;
+  }
+
+  // A request was confirmed: its button says so.
+  confirmed(songId) {
+    this.queuedIds.add(songId);
+    for (const button of document.querySelectorAll('#library button[data-song-id]')) {
+      if (button.dataset.songId === songId) button.textContent = 'Queued ✓';
+    }
+  }
+
+  failed() {
+    for (const button of document.querySelectorAll('#library button[data-song-id]')) {
+      if (button.textContent === 'Sending…') button.textContent = this.queuedIds.has(button.dataset.songId) ? 'Queued ✓' : 'Queue';
+    }
+  }
+
+  toggleArtists() {
+    const open = $('browse-artists').getAttribute('aria-pressed') !== 'true';
+    $('browse-artists').setAttribute('aria-pressed', String(open));
+    $('letters').hidden = !open;
+    $('artists').hidden = !open;
+    if (open) this.connection.send('artists', this.letter ? { letter: this.letter } : {});
+  }
+
+  showArtists(answer) {
+    const letters = $('letters');
+    letters.replaceChildren(...answer.letters.map((letter) => {
+      const button = document.createElement('button');
+      button.textContent = letter;
+      button.setAttribute('aria-pressed', String(letter === answer.letter));
+      button.addEventListener('click', () => { this.letter = letter; this.connection.send('artists', { letter }); });
+      return button;
+    }));
+    const list = $('artists');
+    if (!answer.letter) {
+      list.replaceChildren();
+      const hint = document.createElement('li');
+      hint.className = 'muted';
+      hint.textContent = `${number(answer.artists.length)} artists — pick a letter`;
+      list.append(hint);
+      return;
+    }
+    list.replaceChildren(...answer.artists.map((artist) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.className = 'secondary';
+      button.textContent = 'Songs';
+      const text = document.createElement('div');
+      text.className = 'text';
+      text.innerHTML = '<strong></strong><small></small>';
+      text.querySelector('strong').textContent = artist.name;
+      text.querySelector('small').textContent = `${artist.songs} song${artist.songs === 1 ? '' : 's'}`;
+      const choose = () => {
+        this.filters.artist = artist.name;
+        this.toggleArtists();
+        this.request();
+      };
+      button.addEventListener('click', choose);
+      text.addEventListener('click', choose);
+      item.append(text, button);
+      return item;
+    }));
+  }
+}
