@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Pure Swift: no C library below this line until AudioFiles.
         .target(name: "SongModel"),
@@ -40,7 +41,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "EventServer", dependencies: [
-            "CWebSockets",
+            "CWebSockets", "CQREncode",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "KaraokeRoom", dependencies: [

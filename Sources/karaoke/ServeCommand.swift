@@ -106,11 +106,17 @@ struct ServeCommand: AsyncParsableCommand {
                 room.publishDevice(DevicePayload(event))
             }
         }
-        let server = EventServer(configuration: EventServerConfiguration(
+        // The join QR code and address (`/join.svg`, `/join.txt`) are written once the port is bound.
+        let joinFolder = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-join-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: joinFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: joinFolder) }
+        var serverConfiguration = EventServerConfiguration(
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
             allowedOrigins: allowedOrigins,
-            allowedHosts: HostAllowList.reachableNames(listenHost: host, extra: allowedHosts)))
+            allowedHosts: HostAllowList.reachableNames(listenHost: host, extra: allowedHosts))
+        serverConfiguration.fileRoutes = ["/join.svg": joinFolder + "/join.svg", "/join.txt": joinFolder + "/join.txt"]
+        let server = EventServer(configuration: serverConfiguration)
         store.writeQueue.report(to: room, logger: logger)
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
         var live: LiveScoringFactory.Live?
@@ -152,6 +158,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
 
         let bound = server.port
+        if let joinURL = JoinCode.joinURL(listening: ListenAddresses.urls(host: host, port: bound)) {
+            do { try JoinCode.write(url: joinURL, to: joinFolder) } catch {
+                logger.warning("join code: \(error); the display shows no QR code")
+            }
+        }
         print("karaoke: room \"\(room.options.name)\" with \(room.library.count) song(s) from \(songs)\(noAudio ? " (no audio)" : "")")
         if let live { print("  scoring \(live.session.singerCount) singer(s) from \(mic.isEmpty ? "the default source" : mic.joined(separator: ", "))") }
         if let engine = player as? PlaybackEngine {
