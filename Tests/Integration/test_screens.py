@@ -103,3 +103,106 @@ def test_join_svg_is_a_qr_code_of_the_remote_address(server, browser):
     remote = browser(420, 900)
     open_live(remote, decoded.stdout.strip())
     assert remote.find_element(By.ID, "role").text.lower() == "guest"
+
+
+def test_display_join_screen_between_songs_at_three_sizes(server, browser):
+    guest = browser(420, 900)
+    open_live(guest, server.url("/remote"))
+    guest.execute_script("window.karaoke.send('queueAdd', {songId: 'second', requestedBy: 'Mia'})")
+    _, join_url = fetch(server.url("/join.txt"))
+    for width, height in SIZES:
+        display = browser(width, height)
+        open_live(display, server.url("/display"))
+        wait(display, lambda d: d.find_element(By.ID, "join-screen").is_displayed())
+        wait(display, lambda d: d.find_element(By.ID, "join-url").text == join_url.strip())
+        qr = display.find_element(By.ID, "join-qr")
+        assert qr.is_displayed()
+        assert display.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", qr)
+        box = qr.rect
+        assert box["width"] >= min(width, height) * 0.3, box  # scannable across a room
+        wait(display, lambda d: "Second Song — requested by Mia" in d.find_element(By.ID, "up-next").text)
+        assert "Tiny Test Song" in display.find_element(By.ID, "up-next").text  # loaded, not started
+        assert not display.find_element(By.ID, "lyrics").is_displayed()
+        screenshot(display, f"screens-display-join-{width}x{height}")
+    # Once the host starts the song, the lyrics replace the join screen, with live scores in a corner.
+    remote = open_host_remote(browser, server)
+    remote.find_element(By.ID, "play").click()
+    wait(display, lambda d: not d.find_element(By.ID, "join-screen").is_displayed())
+    assert display.find_element(By.ID, "lyrics").is_displayed()
+    display.execute_script("window.karaoke.receive({type: 'total', v: 1, singer: 0, name: 'Alice', score: 4321, final: false})")
+    wait(display, lambda d: "Alice" in d.find_element(By.ID, "score-corner").text)
+    assert "4,321" in display.find_element(By.ID, "score-corner").text
+    wait(display, lambda d: d.find_elements(By.CSS_SELECTOR, "#lyrics .line.current.active"), timeout=5)
+    screenshot(display, "screens-display-singing-1920x1080")
+
+
+@pytest.fixture
+def duet_server(tmp_path):
+    import pathlib
+    songs = pathlib.Path(__file__).resolve().parents[2] / "songs"
+    server = Server(songs, options=["--no-audio", "--song", "demo-duet", "--scores", str(tmp_path)]).start()
+    yield server
+    server.stop()
+
+
+def test_display_shows_both_duet_parts_and_part_two_solo(duet_server, browser):
+    display = browser(1920, 1080)
+    open_live(display, duet_server.url("/display"))
+    song = display.execute_script("return window.karaoke.song")
+    parts = song["parts"]
+    assert len(parts) == 2
+    # Part 2's solo: a line of part 2 while part 1 has none.
+    solo = next(line for line in parts[1]["lines"]
+                if not any(p["start"] < line["end"] and line["start"] < p["end"] for p in parts[0]["lines"]))
+    remote = open_host_remote(browser, duet_server)
+    remote.execute_script("window.karaoke.send('seek', {position: arguments[0]})", solo["start"] + 0.3)
+    remote.execute_script("window.karaoke.send('play')")
+    wait(display, lambda d: d.execute_script(
+        "const e = document.querySelector('#lyrics2 .line.current.active'); return e && Number(e.dataset.index)") == solo["index"])
+    assert display.find_element(By.ID, "lyrics2").is_displayed()
+    assert display.find_element(By.ID, "lyrics").is_displayed()
+    assert display.find_elements(By.CSS_SELECTOR, "#lyrics .line.active") == []  # part 1 is silent
+    labels = [display.find_element(By.ID, f"part-label-{i}").text for i in (0, 1)]
+    assert all(labels), labels
+    screenshot(display, "screens-display-duet-part2-solo")
+
+
+RESULTS = {
+    "type": "results", "v": 1, "songId": "tiny",
+    "lines": [
+        {"singer": 0, "part": 0, "line": 0, "score": 1400, "maxScore": 1500, "rating": "great", "songId": "tiny",
+         "notes": 1200, "golden": 0, "bonus": 200},
+        {"singer": 0, "part": 0, "line": 3, "score": 900, "maxScore": 2000, "rating": "ok", "songId": "tiny",
+         "notes": 400, "golden": 400, "bonus": 100},
+        {"singer": 1, "part": 0, "line": 0, "score": 300, "maxScore": 1500, "rating": "poor", "songId": "tiny",
+         "notes": 250, "golden": 0, "bonus": 50},
+    ],
+    "totals": [{"singer": 0, "name": "Alice", "score": 2300, "final": True, "songId": "tiny"},
+               {"singer": 1, "name": "Bob", "score": 300, "final": True, "songId": "tiny"}],
+    "leaderboard": [{"songId": "tiny", "singer": "Carol", "score": 9100, "date": "2026-11-20T20:00:00Z"},
+                    {"songId": "tiny", "singer": "Alice", "score": 2300, "date": "2026-11-25T06:00:00Z"}],
+}
+
+
+@pytest.mark.parametrize("path", ["/", "/display"])
+def test_score_screen_after_a_song(server, browser, path):
+    for width, height in SIZES:
+        driver = browser(width, height)
+        open_live(driver, server.url(path))
+        assert not driver.find_element(By.ID, "score-screen").is_displayed()
+        driver.execute_script("window.karaoke.receive(arguments[0])", RESULTS)
+        screen = wait(driver, lambda d: d.find_element(By.ID, "score-screen"))
+        wait(driver, lambda d: screen.is_displayed(), timeout=2)
+        cards = driver.find_elements(By.CSS_SELECTOR, "#score-screen .score-card")
+        assert [c.find_element(By.CLASS_NAME, "score-name").text for c in cards] == ["Alice", "Bob"]
+        alice = cards[0]
+        assert alice.find_element(By.CLASS_NAME, "score-total").text == "2,300"
+        assert alice.find_element(By.CLASS_NAME, "split-notes").text == "1,600"
+        assert alice.find_element(By.CLASS_NAME, "split-golden").text == "400"
+        assert alice.find_element(By.CLASS_NAME, "split-bonus").text == "300"
+        assert alice.find_element(By.CLASS_NAME, "score-title").text == "Amateur"
+        assert alice.find_element(By.CLASS_NAME, "score-rank").text == "#2 on this song's leaderboard"
+        assert "One two" in alice.find_element(By.CLASS_NAME, "best").text
+        assert "seven" in alice.find_element(By.CLASS_NAME, "worst").text.lower()
+        assert "not in this song's top 2" == cards[1].find_element(By.CLASS_NAME, "score-rank").text
+        screenshot(driver, f"screens-score{path.replace('/', '-') if path != '/' else '-sing'}-{width}x{height}")

@@ -80,11 +80,18 @@ public struct LineScorePayload: Codable, Sendable, Equatable {
     /// Points earned on this line and the most it could give.
     public var score: Double
     public var maxScore: Double
-    /// `perfect`, `great`, `good`, `ok`, `poor` (UltraStar-style rating).
+    /// `perfect`, `great`, `good`, `ok`, `poor` (UltraStar-style rating); `none` for a line with
+    /// nothing to judge (freestyle only, `maxScore` 0).
     public var rating: String
     /// The song the line belongs to (a result can reach the room after the next song was chosen).
     public var songId: String?
-    public init(singer: Int, part: Int, line: Int, score: Double, maxScore: Double, rating: String, songId: String? = nil) {
+    /// `score` split for the score screen: points from normal and rap notes, from golden notes,
+    /// and the line bonus (they add up to `score`); absent from older servers.
+    public var notes: Double?
+    public var golden: Double?
+    public var bonus: Double?
+    public init(singer: Int, part: Int, line: Int, score: Double, maxScore: Double, rating: String, songId: String? = nil,
+                notes: Double? = nil, golden: Double? = nil, bonus: Double? = nil) {
         self.singer = singer
         self.part = part
         self.line = line
@@ -92,6 +99,9 @@ public struct LineScorePayload: Codable, Sendable, Equatable {
         self.maxScore = maxScore
         self.rating = rating
         self.songId = songId
+        self.notes = notes
+        self.golden = golden
+        self.bonus = bonus
     }
 }
 

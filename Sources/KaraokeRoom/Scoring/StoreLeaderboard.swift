@@ -13,7 +13,9 @@ public struct StoreLeaderboard: RoomLeaderboard {
     }
 
     /// A database problem yields an empty board rather than stopping the room.
-    public func leaderboard(songId: String?) -> [LeaderboardEntryPayload] {
+    public func leaderboard(songId: String?) async -> [LeaderboardEntryPayload] {
+        // Runs just finished are still queued for the store: the board must include them.
+        await store.writeQueue.flush(timeout: 3)
         let formatter = ISO8601DateFormatter()
         let rows = (try? store.leaderboard(songId: songId, limit: limit)) ?? []
         return rows.map { row in
