@@ -206,3 +206,154 @@ def test_score_screen_after_a_song(server, browser, path):
         assert "seven" in alice.find_element(By.CLASS_NAME, "worst").text.lower()
         assert "not in this song's top 2" == cards[1].find_element(By.CLASS_NAME, "score-rank").text
         screenshot(driver, f"screens-score{path.replace('/', '-') if path != '/' else '-sing'}-{width}x{height}")
+
+
+# Text that sticks out: every text node's box must lie inside the viewport horizontally and
+# inside every ancestor that clips (overflow other than visible) horizontally; an element that
+# clips its own text without an ellipsis must not be wider inside than out; the page must not
+# scroll sideways. Deliberate vertical scrolling (the lyric columns, long lists) is allowed.
+OVERFLOW_CHECK = """
+const problems = [];
+const width = innerWidth;
+if (document.documentElement.scrollWidth > width + 1) problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+const describe = (e) => e.id ? `#${e.id}` : `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
+const visible = (e) => { for (let n = e; n; n = n.parentElement) { const s = getComputedStyle(n);
+  if (s.display === 'none' || s.visibility === 'hidden' || n.hidden) return false; } return true; };
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  if (!node.textContent.trim() || !visible(node.parentElement)) continue;
+  const range = document.createRange(); range.selectNodeContents(node);
+  const box = range.getBoundingClientRect();
+  if (!box.width) continue;
+  const text = node.textContent.trim().slice(0, 30);
+  if (box.left < -1 || box.right > width + 1) problems.push(`"${text}" in ${describe(node.parentElement)} leaves the screen (${Math.round(box.left)}–${Math.round(box.right)})`);
+  for (let a = node.parentElement; a && a !== document.body; a = a.parentElement) {
+    const s = getComputedStyle(a);
+    if (s.overflowX === 'visible') continue;
+    if (s.textOverflow === 'ellipsis') break;
+    const r = a.getBoundingClientRect();
+    if (box.left < r.left - 1 || box.right > r.right + 1) { problems.push(`"${text}" sticks out of ${describe(a)}`); break; }
+  }
+}
+for (const e of document.body.querySelectorAll('*')) {
+  if (!visible(e)) continue;
+  const s = getComputedStyle(e);
+  if ((s.overflowX === 'hidden' || s.overflowX === 'clip') && s.textOverflow !== 'ellipsis' && e.scrollWidth > e.clientWidth + 1)
+    problems.push(`${describe(e)} clips its content: ${e.scrollWidth} > ${e.clientWidth}`);
+}
+return problems;
+"""
+
+
+def set_viewport(driver, width, height):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def layout_states(server, browser):
+    """Each page in the states a party sees: idle, playing with two singers' scores, score screen."""
+    remote = open_host_remote(browser, server)
+    remote.execute_script("window.karaoke.send('queueAdd', {songId: 'second', requestedBy: 'Somebody With A Long Name'})")
+    return remote
+
+
+def test_no_text_overflows_at_three_sizes(server, browser):
+    remote = layout_states(server, browser)
+    failures = {}
+    pages = {path: browser(1366, 768) for path in ("/", "/display", "/results", "/remote")}
+    for path, driver in pages.items():
+        open_live(driver, server.url(path))
+    states = [("idle", None)]
+    checked = 0
+    for state, _ in states + [("playing", None), ("scores", None)]:
+        if state == "playing":
+            remote.find_element(By.ID, "play").click()
+            time.sleep(1.2)
+        for path, driver in pages.items():
+            if state == "playing":
+                driver.execute_script("""const k = window.karaoke;
+                    k.receive({type: 'total', v: 1, singer: 0, name: 'Alexandria', score: 7345, final: false});
+                    k.receive({type: 'total', v: 1, singer: 1, name: 'Bartholomew', score: 12, final: false});""")
+            if state == "scores":
+                driver.execute_script("window.karaoke.receive(arguments[0])", RESULTS)
+            for width, height in SIZES:
+                set_viewport(driver, width, height)
+                time.sleep(0.25)
+                problems = driver.execute_script(OVERFLOW_CHECK)
+                checked += 1
+                name = f"layout-{state}{path.replace('/', '-') if path != '/' else '-sing'}-{width}x{height}"
+                screenshot(driver, name)
+                if problems:
+                    failures[name] = problems[:6]
+    summary = {"checked": checked, "failing": len(failures)}
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "layout-check.json").write_text(json.dumps({"summary": summary, "failures": failures}, indent=2))
+    assert not failures, json.dumps(failures, indent=2)
+
+
+def test_singer_view_reads_at_three_metres_on_a_tv(server, browser):
+    driver = browser(1366, 768)
+    set_viewport(driver, 1920, 1080)
+    open_live(driver, server.url("/"))
+    remote = open_host_remote(browser, server)
+    remote.find_element(By.ID, "play").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#lyrics .line.current.active"), timeout=5)
+    figures = driver.execute_script("""
+        const line = document.querySelector('#lyrics .line.current.active');
+        const box = line.getBoundingClientRect(), style = getComputedStyle(line);
+        const span = line.querySelector('.syllable'), s = getComputedStyle(span);
+        return {height: box.height, fontSize: parseFloat(style.fontSize), viewport: innerHeight,
+                title: parseFloat(getComputedStyle(document.getElementById('title')).fontSize),
+                sung: getComputedStyle(document.documentElement).getPropertyValue('--sung').trim(),
+                unsung: getComputedStyle(document.documentElement).getPropertyValue('--unsung').trim()};""")
+    # The current line is at least 5 % of the screen's height, its letters (font size) too.
+    assert figures["fontSize"] >= 0.05 * figures["viewport"], figures
+    assert figures["height"] >= 0.05 * figures["viewport"], figures
+    assert figures["title"] >= 0.02 * figures["viewport"], figures
+
+    def luminance(hex_colour):
+        channels = [int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        channels = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+    lighter, darker = sorted((luminance(figures["sung"]), luminance(figures["unsung"])), reverse=True)
+    assert (lighter + 0.05) / (darker + 0.05) >= 4.5, figures
+    screenshot(driver, "screens-sing-playing-1920x1080")
+
+
+def test_lead_in_counts_down_before_a_line_after_a_gap(server, browser):
+    driver = browser(1366, 768)
+    open_live(driver, server.url("/"))
+    # Stopped at 0, the first line (0.5 s) is under a second away after a 0.5 s intro: the
+    # lead-in shows when the gap before the line is 3 s or more, so shift the song's clock back.
+    driver.execute_script("const k = window.karaoke; k.anchor = {position: -2.2, at: performance.now()}; k.position = () => -2.2;")
+    wait(driver, lambda d: d.execute_script(
+        "return document.querySelector('#lyrics .line.current').dataset.leadin"), timeout=3)
+    leadin = driver.execute_script("return document.querySelector('#lyrics .line.current').dataset.leadin")
+    assert leadin == "●●●"
+    assert "active" not in driver.find_element(By.CSS_SELECTOR, "#lyrics .line.current").get_attribute("class")
+
+
+def test_freestyle_line_gets_no_verdict_and_hits_fill_the_bars(server, browser):
+    driver = browser(1366, 768)
+    open_live(driver, server.url("/"))
+    driver.execute_script("""window.karaoke.receive({type: 'lineScore', v: 1, singer: 0, part: 0, line: 0, score: 0,
+        maxScore: 0, rating: 'none'})""")
+    time.sleep(0.3)
+    assert driver.find_element(By.ID, "popups").text == ""
+    remote = open_host_remote(browser, server)
+    remote.find_element(By.ID, "play").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#lyrics .line.current.active"), timeout=5)
+    # Hit frames across the current line's first note: its bar fills in singer 2's colour (#ff6fb5).
+    driver.execute_script("""
+        const k = window.karaoke, line = k.song.parts[0].lines[Number(document.querySelector('#lyrics').dataset.current)];
+        const note = line.syllables[0];
+        for (let t = note.start; t < note.end; t += 0.02)
+          k.receive({type: 'pitch', v: 1, singer: 1, time: t, hz: 0, midi: note.note.midi, target: note.note.midi, hit: true});""")
+    time.sleep(0.3)
+    pink = driver.execute_script("""
+        const c = document.getElementById('notes'), g = c.getContext('2d');
+        const data = g.getImageData(0, 0, c.width, c.height).data; let n = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i] > 230 && data[i+1] > 90 && data[i+1] < 130 && data[i+2] > 160 && data[i+2] < 200) n++;
+        return n;""")
+    assert pink > 300, pink
+    screenshot(driver, "screens-sing-hit-fill")

@@ -176,11 +176,48 @@ public struct LeaderboardEntryPayload: Codable, Sendable, Equatable {
     }
 }
 
+/// One stored run for the results page's history.
+public struct RunPayload: Codable, Sendable, Equatable {
+    public var songId: String
+    public var songTitle: String
+    public var singer: String
+    public var part: Int
+    public var total: Double
+    /// `complete`, `interrupted` (a microphone was lost) or `in-progress` (never finished: a
+    /// practice run started by a seek, or a song left before its end).
+    public var status: String
+    /// Scoring mode (`ultrastar`, `practice`), difficulty, key shift and tempo of the run.
+    public var mode: String
+    public var difficulty: String
+    public var key: Int
+    public var tempo: Double
+    /// ISO 8601.
+    public var startedAt: String
+    public var finishedAt: String?
+    public init(songId: String, songTitle: String, singer: String, part: Int, total: Double, status: String, mode: String,
+                difficulty: String, key: Int, tempo: Double, startedAt: String, finishedAt: String?) {
+        self.songId = songId
+        self.songTitle = songTitle
+        self.singer = singer
+        self.part = part
+        self.total = total
+        self.status = status
+        self.mode = mode
+        self.difficulty = difficulty
+        self.key = key
+        self.tempo = tempo
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+}
+
 public struct ResultsPayload: Codable, Sendable, Equatable {
     public var songId: String?
     public var lines: [LineScorePayload]
     public var totals: [TotalPayload]
     public var leaderboard: [LeaderboardEntryPayload]
+    /// Recent stored runs of every song, newest first (absent when the room keeps no store).
+    public var runs: [RunPayload]?
     public init(songId: String?, lines: [LineScorePayload], totals: [TotalPayload], leaderboard: [LeaderboardEntryPayload]) {
         self.songId = songId
         self.lines = lines

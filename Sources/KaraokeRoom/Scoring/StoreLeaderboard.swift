@@ -24,4 +24,16 @@ public struct StoreLeaderboard: RoomLeaderboard {
                 date: formatter.string(from: row.finishedAt ?? row.startedAt))
         }
     }
+
+    /// A database problem yields no history rather than stopping the room.
+    public func recentRuns() async -> [RunPayload] {
+        let formatter = ISO8601DateFormatter()
+        let rows = (try? store.recentRuns(limit: 40)) ?? []
+        return rows.map { row in
+            RunPayload(songId: row.songId, songTitle: row.songTitle, singer: row.singer, part: row.part, total: Double(row.total),
+                       status: row.status.rawValue, mode: row.mode, difficulty: row.difficulty, key: row.keyShift,
+                       tempo: row.tempo, startedAt: formatter.string(from: row.startedAt),
+                       finishedAt: row.finishedAt.map { formatter.string(from: $0) })
+        }
+    }
 }
