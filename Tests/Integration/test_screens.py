@@ -247,7 +247,7 @@ return problems;
 
 def set_viewport(driver, width, height):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
 
 def layout_states(server, browser):
@@ -357,3 +357,54 @@ def test_freestyle_line_gets_no_verdict_and_hits_fill_the_bars(server, browser):
         return n;""")
     assert pink > 300, pink
     screenshot(driver, "screens-sing-hit-fill")
+
+
+@pytest.fixture
+def demo_server(tmp_path):
+    import pathlib
+    songs = pathlib.Path(__file__).resolve().parents[2] / "songs"
+    server = Server(songs, options=["--no-audio", "--song", "demo", "--scores", str(tmp_path)]).start()
+    yield server
+    server.stop()
+
+
+def test_singer_view_animation_frame_times(demo_server, browser):
+    """rAF deltas on the singer view at 1920×1080 over 20 s of playback with two singers' pitch
+    frames arriving at 50 per second each (as `serve` publishes them). 60 fps means p95 ≤ 17 ms;
+    that is asserted only on a quiet machine (load average below 1 per core), else recorded."""
+    import os
+    driver = browser(1366, 768)
+    set_viewport(driver, 1920, 1080)
+    open_live(driver, demo_server.url("/"))
+    remote = open_host_remote(browser, demo_server)
+    remote.find_element(By.ID, "play").click()
+    wait(driver, lambda d: d.execute_script("return window.karaoke.state.transport") == "playing")
+    driver.execute_script("""
+        const k = window.karaoke;
+        window.frameDeltas = [];
+        let last = null;
+        const tick = (now) => { if (last !== null) window.frameDeltas.push(now - last); last = now;
+                                if (window.frameDeltas.length < 100000) requestAnimationFrame(tick); };
+        requestAnimationFrame(tick);
+        window.fakePitch = setInterval(() => {
+          const t = k.position();
+          for (const singer of [0, 1]) k.receive({type: 'pitch', v: 1, singer, time: t - 0.03, hz: 220,
+            midi: 57 + 7 * Math.sin(t) + singer, target: 57, hit: Math.sin(t * 3) > 0});
+        }, 20);""")
+    load_before = os.getloadavg()[0]
+    time.sleep(20)
+    deltas = driver.execute_script("clearInterval(window.fakePitch); return window.frameDeltas")
+    load_after = os.getloadavg()[0]
+    deltas.sort()
+    figures = {
+        "frames": len(deltas), "median_ms": round(deltas[len(deltas) // 2], 2),
+        "p95_ms": round(deltas[int(len(deltas) * 0.95)], 2), "max_ms": round(deltas[-1], 2),
+        "load_average": [round(load_before, 2), round(load_after, 2)], "cores": os.cpu_count(),
+    }
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "raf-figures.json").write_text(json.dumps(figures, indent=2))
+    print("rAF figures:", figures)
+    screenshot(driver, "screens-sing-raf-1920x1080")
+    assert len(deltas) > 20 * 30, figures  # the page kept animating
+    if max(load_before, load_after) < os.cpu_count():
+        assert figures["p95_ms"] <= 17, figures
