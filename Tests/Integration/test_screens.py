@@ -121,7 +121,10 @@ def test_display_join_screen_between_songs_at_three_sizes(server, browser):
         box = qr.rect
         assert box["width"] >= min(width, height) * 0.3, box  # scannable across a room
         wait(display, lambda d: "Second Song — requested by Mia" in d.find_element(By.ID, "up-next").text)
-        assert "Tiny Test Song" in display.find_element(By.ID, "up-next").text  # loaded, not started
+        # The loaded song, not started yet, is named as what comes next.
+        assert display.find_element(By.ID, "heading-label").text.lower() == "up next"
+        assert "Tiny Test Song" in display.find_element(By.ID, "title").text
+        assert "after that" in display.find_element(By.ID, "up-next").text.lower()
         assert not display.find_element(By.ID, "lyrics").is_displayed()
         screenshot(display, f"screens-display-join-{width}x{height}")
     # Once the host starts the song, the lyrics replace the join screen, with live scores in a corner.
@@ -327,7 +330,7 @@ def test_lead_in_counts_down_before_a_line_after_a_gap(server, browser):
     # lead-in shows when the gap before the line is 3 s or more, so shift the song's clock back.
     driver.execute_script("const k = window.karaoke; k.anchor = {position: -2.2, at: performance.now()}; k.position = () => -2.2;")
     wait(driver, lambda d: d.execute_script(
-        "return document.querySelector('#lyrics .line.current').dataset.leadin"), timeout=3)
+        "return document.querySelector('#lyrics .line.current').dataset.leadin"), timeout=10)
     leadin = driver.execute_script("return document.querySelector('#lyrics .line.current').dataset.leadin")
     assert leadin == "●●●"
     assert "active" not in driver.find_element(By.CSS_SELECTOR, "#lyrics .line.current").get_attribute("class")

@@ -71,20 +71,20 @@ function showScores() {
 function showUpNext() {
   const box = $('up-next');
   box.replaceChildren();
-  const items = [];
   const song = connection.song, state = connection.state;
-  // A loaded song the room has not started is what comes next.
-  if (song && state && state.transport !== 'playing' && state.position < 0.5) items.push({ title: song.title, artist: song.artist, loaded: true });
-  for (const item of state?.queue || []) items.push(item);
+  // A loaded song the room has not started is what comes next: the heading names it.
+  const loadedNext = !!(song && state && state.transport !== 'playing' && state.position < 0.5);
+  $('heading-label').hidden = !loadedNext;
+  const items = state?.queue || [];
   if (!items.length) {
     const p = document.createElement('p');
     p.className = 'up-next-empty';
-    p.textContent = 'Nothing queued yet — be the first!';
+    p.textContent = loadedNext ? 'Queue a song to sing after this one.' : 'Nothing queued yet — be the first!';
     box.append(p);
     return;
   }
   const heading = document.createElement('h2');
-  heading.textContent = 'Up next';
+  heading.textContent = loadedNext ? 'After that' : 'Up next';
   box.append(heading);
   const list = document.createElement('ol');
   for (const item of items.slice(0, 4)) {
@@ -131,7 +131,7 @@ function frame() {
   const song = connection.song;
   const first = firstLineStart(song);
   // The title shows until the first line is near (and never over the lyrics afterwards).
-  $('heading').classList.toggle('faded', !!song && t > first - 2);
+  $('heading').classList.toggle('faded', !between && !!song && !state?.loading && t > first - 2);
   // Once the host starts a song, the seconds to its first line.
   const countdown = connection.playing && t < first ? Math.ceil(first - t) : null;
   if (countdown !== lastCountdown) {
