@@ -71,4 +71,35 @@ struct FinishedSongResultsTests {
         // Exactly one broadcast for the song.
         #expect(try display.waitFor("results", timeout: 1) == nil)
     }
+
+    /// The results page's history: every stored run, newest first, finished or not, with its
+    /// song's title and settings.
+    @Test func resultsCarryTheRecentRunsOfEverySong() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-runs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ScoreStore(path: directory.appendingPathComponent("karaoke.sqlite").path)
+        let start = { (singer: String, song: String, title: String, key: Int) in
+            PerformanceStart(songId: song, songTitle: title, singer: singer, part: 0,
+                             configuration: ScoringConfiguration(keyShift: key), basis: .notes)
+        }
+        let full = try await store.begin(start("Ann", "test", "Test Tune", 0), at: Date(timeIntervalSince1970: 1_000))
+        try await store.finish(full, total: 7000, at: Date(timeIntervalSince1970: 1_100))
+        _ = try await store.begin(start("Bob", "other", "Other Tune", -2), at: Date(timeIntervalSince1970: 2_000))
+        let room = try TestRoomServer(leaderboard: StoreLeaderboard(store: store))
+        defer { room.stop() }
+        let client = try room.client()
+        try client.sendText(#"{"type":"results"}"#)
+        var results: [String: Any]?
+        for _ in 0..<300 where results == nil {
+            results = try client.waitFor("results", timeout: 0.01)
+            if results == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let runs = try #require(results?["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["singer"] as? String } == ["Bob", "Ann"])
+        #expect(runs.map { $0["songTitle"] as? String } == ["Other Tune", "Test Tune"])
+        #expect(runs.map { $0["status"] as? String } == ["in-progress", "complete"])
+        #expect(runs.first?["key"] as? Int == -2)
+        #expect(runs.last?["total"] as? Double == 7000)
+        #expect(runs.first?["finishedAt"] == nil)
+    }
 }

@@ -411,3 +411,48 @@ def test_singer_view_animation_frame_times(demo_server, browser):
     assert len(deltas) > 20 * 30, figures  # the page kept animating
     if max(load_before, load_after) < os.cpu_count():
         assert figures["p95_ms"] <= 17, figures
+
+
+def test_results_page_groups_runs_with_titles_and_keeps_practice_apart(server, browser):
+    driver = browser(1366, 768)
+    open_live(driver, server.url("/results"))
+    runs = [
+        {"songId": "second", "songTitle": "Second Song", "singer": "Mia", "part": 0, "total": 2100, "status": "in-progress",
+         "mode": "ultrastar", "difficulty": "medium", "key": 0, "tempo": 1, "startedAt": "2026-11-25T06:10:00Z"},
+        {"songId": "tiny", "songTitle": "Tiny Test Song", "singer": "Alice", "part": 0, "total": 8400, "status": "complete",
+         "mode": "ultrastar", "difficulty": "hard", "key": -2, "tempo": 0.9, "startedAt": "2026-11-25T06:00:00Z",
+         "finishedAt": "2026-11-25T06:03:00Z"},
+        {"songId": "tiny", "songTitle": "Tiny Test Song", "singer": "Bob", "part": 0, "total": 6100, "status": "complete",
+         "mode": "practice", "difficulty": "easy", "key": 0, "tempo": 1, "startedAt": "2026-11-25T05:50:00Z",
+         "finishedAt": "2026-11-25T05:53:00Z"},
+    ]
+    results = dict(RESULTS, runs=runs)
+    # The page asks for the room's results on connect: let that answer land first.
+    driver.execute_script("window.karaoke.on('results', () => { window.resultsSeen = true; }); window.karaoke.send('results')")
+    wait(driver, lambda d: d.execute_script("return window.resultsSeen === true"))
+    driver.execute_script("window.karaoke.receive(arguments[0])", results)
+    wait(driver, lambda d: "Alice" in d.find_element(By.ID, "full-runs").text)
+    full = driver.find_elements(By.CSS_SELECTOR, "#full-runs li")
+    practice = driver.find_elements(By.CSS_SELECTOR, "#practice-runs li")
+    assert len(full) == 1 and len(practice) == 2
+    assert "Tiny Test Song" in full[0].text and "8,400" in full[0].text
+    assert "hard · key -2 · tempo 90 %" in full[0].text
+    assert "not sung to the end" in practice[0].text and "Second Song" in practice[0].text
+    assert "practice mode" in practice[1].text
+    # The leaderboard names songs by title, not id.
+    board = driver.find_element(By.ID, "leaderboard").text
+    assert "Tiny Test Song" in board and "tiny ·" not in board
+    # One row per sung line: a line sung twice shows once (its latest score); freestyle is not judged.
+    driver.execute_script("""const k = window.karaoke;
+        k.receive({type: 'lineScore', v: 1, singer: 0, part: 0, line: 1, score: 100, maxScore: 1000, rating: 'poor'});
+        k.receive({type: 'lineScore', v: 1, singer: 0, part: 0, line: 1, score: 900, maxScore: 1000, rating: 'great'});
+        k.receive({type: 'lineScore', v: 1, singer: 0, part: 0, line: 2, score: 0, maxScore: 0, rating: 'none'});""")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines tr")) == 2)
+    rows = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#lines tr")]
+    assert "900 (90 %)" in rows[0] and "Great" in rows[0]
+    assert "—" in rows[1] and "not judged" in rows[1] and "Poor" not in rows[1]
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        time.sleep(0.25)
+        assert driver.execute_script(OVERFLOW_CHECK) == []
+        screenshot(driver, f"screens-results-runs-{width}x{height}")

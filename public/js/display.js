@@ -14,7 +14,8 @@ window.karaoke = connection; // for the browser console and tests
 const views = [new LyricsView($('lyrics')), new LyricsView($('lyrics2'))];
 const scoreScreen = new ScoreScreen($('score-screen'));
 const totals = new Map();
-// Large print (50–250 %) and a sync offset for TVs whose picture lags (`?scale=150&offset=120`, ms).
+// Large print (50–250 %) and a sync offset for TVs whose picture lags: `/display#scale=150&offset=120`
+// (offset in ms; the fragment, as lws drops query strings on its redirects).
 const scale = Math.min(250, Math.max(50, Number(params.get('scale')) || 100));
 const offset = (Number(params.get('offset')) || 0) / 1000;
 document.documentElement.style.setProperty('--print-scale', String(scale / 100));
