@@ -378,6 +378,14 @@ def test_singer_view_animation_frame_times(demo_server, browser):
     import os
     driver = browser(1366, 768)
     set_viewport(driver, 1920, 1080)
+    # Time the page's own frame callbacks (script and canvas calls, not raster): the part of a
+    # frame the page controls, which a loaded machine stretches least.
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        window.originalRaf = window.requestAnimationFrame.bind(window);
+        window.frameWork = [];
+        window.requestAnimationFrame = (callback) => window.originalRaf((now) => {
+          const start = performance.now(); callback(now); window.frameWork.push(performance.now() - start); });
+    """})
     open_live(driver, demo_server.url("/"))
     remote = open_host_remote(browser, demo_server)
     remote.find_element(By.ID, "play").click()
@@ -387,8 +395,9 @@ def test_singer_view_animation_frame_times(demo_server, browser):
         window.frameDeltas = [];
         let last = null;
         const tick = (now) => { if (last !== null) window.frameDeltas.push(now - last); last = now;
-                                if (window.frameDeltas.length < 100000) requestAnimationFrame(tick); };
-        requestAnimationFrame(tick);
+                                if (window.frameDeltas.length < 100000) window.originalRaf(tick); };
+        window.originalRaf(tick);
+        window.frameWork = [];
         window.fakePitch = setInterval(() => {
           const t = k.position();
           for (const singer of [0, 1]) k.receive({type: 'pitch', v: 1, singer, time: t - 0.03, hz: 220,
@@ -397,20 +406,23 @@ def test_singer_view_animation_frame_times(demo_server, browser):
     load_before = os.getloadavg()[0]
     time.sleep(20)
     deltas = driver.execute_script("clearInterval(window.fakePitch); return window.frameDeltas")
+    work = sorted(driver.execute_script("return window.frameWork"))
     load_after = os.getloadavg()[0]
     deltas.sort()
     figures = {
         "frames": len(deltas), "median_ms": round(deltas[len(deltas) // 2], 2),
         "p95_ms": round(deltas[int(len(deltas) * 0.95)], 2), "max_ms": round(deltas[-1], 2),
+        "page_work_median_ms": round(work[len(work) // 2], 2), "page_work_p95_ms": round(work[int(len(work) * 0.95)], 2),
         "load_average": [round(load_before, 2), round(load_after, 2)], "cores": os.cpu_count(),
     }
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "raf-figures.json").write_text(json.dumps(figures, indent=2))
     print("rAF figures:", figures)
     screenshot(driver, "screens-sing-raf-1920x1080")
-    assert len(deltas) > 20 * 30, figures  # the page kept animating
-    if max(load_before, load_after) < os.cpu_count():
-        assert figures["p95_ms"] <= 17, figures
+    if max(load_before, load_after) >= os.cpu_count():
+        pytest.skip(f"machine not quiet (load average {figures['load_average']} on {os.cpu_count()} cores): measured {figures}")
+    assert len(deltas) > 20 * 50, figures  # the page kept animating
+    assert figures["p95_ms"] <= 17, figures
 
 
 def test_results_page_groups_runs_with_titles_and_keeps_practice_apart(server, browser):

@@ -87,8 +87,12 @@ export class LyricsView {
     for (let i = 0; i < line.syllables.length; i++) {
       const s = line.syllables[i];
       const progress = t >= s.end ? 1 : t <= s.start ? 0 : (t - s.start) / (s.end - s.start);
-      spans[i].style.setProperty('--p', `${(progress * 100).toFixed(1)}%`);
-      spans[i].classList.toggle('sung', progress >= 1);
+      const value = `${(progress * 100).toFixed(1)}%`;
+      if (spans[i].shownProgress !== value) {
+        spans[i].shownProgress = value;
+        spans[i].style.setProperty('--p', value);
+        spans[i].classList.toggle('sung', progress >= 1);
+      }
     }
   }
 

@@ -84,6 +84,7 @@ connection
 bindStatus(connection, $('status'));
 bindLoading(connection, $('loading'));
 
+const shown = { elapsed: '', width: '' };
 function frame() {
   const t = connection.position();
   scoreScreen.update(connection);
@@ -93,8 +94,11 @@ function frame() {
   const line = lines.length ? lines[LyricsView.focusIndex(lines, t)] : null;
   lane.draw(line, t, connection.state?.key || 0, lyrics.part);
   const duration = connection.state?.duration || 0;
-  $('elapsed').textContent = formatTime(t);
-  $('progress-fill').style.width = duration ? `${Math.min(100, (t / duration) * 100)}%` : '0%';
+  // Touch the DOM only when what it shows changes (each write costs a style pass).
+  const elapsed = formatTime(t);
+  if (elapsed !== shown.elapsed) $('elapsed').textContent = shown.elapsed = elapsed;
+  const width = duration ? `${Math.min(100, (t / duration) * 100).toFixed(1)}%` : '0%';
+  if (width !== shown.width) $('progress-fill').style.width = shown.width = width;
   requestAnimationFrame(frame);
 }
 
