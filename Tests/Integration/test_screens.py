@@ -330,7 +330,7 @@ def test_lead_in_counts_down_before_a_line_after_a_gap(server, browser):
     # lead-in shows when the gap before the line is 3 s or more, so shift the song's clock back.
     driver.execute_script("const k = window.karaoke; k.anchor = {position: -2.2, at: performance.now()}; k.position = () => -2.2;")
     wait(driver, lambda d: d.execute_script(
-        "return document.querySelector('#lyrics .line.current').dataset.leadin"), timeout=10)
+        "const e = document.querySelector('#lyrics .line.current'); return e && e.dataset.leadin") == "●●●", timeout=10)
     leadin = driver.execute_script("return document.querySelector('#lyrics .line.current').dataset.leadin")
     assert leadin == "●●●"
     assert "active" not in driver.find_element(By.CSS_SELECTOR, "#lyrics .line.current").get_attribute("class")
@@ -468,3 +468,18 @@ def test_results_page_groups_runs_with_titles_and_keeps_practice_apart(server, b
         time.sleep(0.25)
         assert driver.execute_script(OVERFLOW_CHECK) == []
         screenshot(driver, f"screens-results-runs-{width}x{height}")
+
+
+def test_display_counts_down_to_the_first_line(demo_server, browser):
+    display = browser(1366, 768)
+    open_live(display, demo_server.url("/display"))
+    first = display.execute_script("return window.karaoke.song.parts[0].lines[0].start")
+    assert first > 3, "the demo song needs an intro for this test"
+    remote = open_host_remote(browser, demo_server)
+    remote.find_element(By.ID, "play").click()
+    countdown = display.find_element(By.ID, "countdown")
+    wait(display, lambda d: countdown.is_displayed() and "Singing starts in" in countdown.text)
+    seconds = int(countdown.text.split("in ")[1].split(" ")[0])
+    assert 1 <= seconds <= int(first) + 1
+    screenshot(display, "screens-display-countdown")
+    wait(display, lambda d: not countdown.is_displayed(), timeout=first + 5)
