@@ -309,6 +309,7 @@ def test_singer_view_reads_at_three_metres_on_a_tv(server, browser):
                 title: parseFloat(getComputedStyle(document.getElementById('title')).fontSize),
                 sung: getComputedStyle(document.documentElement).getPropertyValue('--sung').trim(),
                 unsung: getComputedStyle(document.documentElement).getPropertyValue('--unsung').trim()};""")
+    print("singer view at 1920x1080:", figures)
     # The current line is at least 5 % of the screen's height, its letters (font size) too.
     assert figures["fontSize"] >= 0.05 * figures["viewport"], figures
     assert figures["height"] >= 0.05 * figures["viewport"], figures
