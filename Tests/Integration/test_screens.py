@@ -484,3 +484,34 @@ def test_display_counts_down_to_the_first_line(demo_server, browser):
     assert 1 <= seconds <= int(first) + 1
     screenshot(display, "screens-display-countdown")
     wait(display, lambda d: not countdown.is_displayed(), timeout=first + 5)
+
+
+def test_singer_view_shows_a_duet_in_two_lanes(duet_server, browser):
+    driver = browser(1366, 768)
+    open_live(driver, duet_server.url("/"))
+    wait(driver, lambda d: d.execute_script("return !!window.karaoke.song"))
+    # Hit frames on each part's first note: singer 1 (cyan) sings part 1, singer 2 (pink) part 2.
+    driver.execute_script("""
+        const k = window.karaoke, [one, two] = k.song.parts;
+        // A moment both parts sing: a second into the first overlap of a part-1 and a part-2 line.
+        let at = null;
+        for (const a of one.lines) for (const b of two.lines)
+          if (at === null && a.start < b.end && b.start < a.end) at = Math.max(a.start, b.start) + 1;
+        k.position = () => at;
+        k.song.parts.forEach((part, singer) => {
+          const line = part.lines.find((l) => l.start <= at && at < l.end);
+          for (const s of line.syllables) if (s.note && s.start < at)
+            for (let t = s.start; t < Math.min(s.end, at); t += 0.02)
+              k.receive({type: 'pitch', v: 1, singer, time: t, hz: 0, midi: s.note.midi, target: s.note.midi, hit: true});
+        });""")
+    time.sleep(0.5)
+    counts = driver.execute_script("""
+        const c = document.getElementById('notes'), g = c.getContext('2d'), half = Math.floor(c.height / 2);
+        const count = (y0, y1, test) => { const d = g.getImageData(0, y0, c.width, y1 - y0).data; let n = 0;
+          for (let i = 0; i < d.length; i += 4) if (test(d[i], d[i+1], d[i+2])) n++; return n; };
+        const cyan = (r, g, b) => r < 110 && g > 180 && b > 230, pink = (r, g, b) => r > 230 && g > 90 && g < 130 && b > 160 && b < 200;
+        return {cyanTop: count(0, half, cyan), cyanBottom: count(half, c.height, cyan),
+                pinkTop: count(0, half, pink), pinkBottom: count(half, c.height, pink)};""")
+    screenshot(driver, "screens-sing-duet-lanes")
+    assert counts["cyanTop"] > 100 and counts["pinkBottom"] > 100, counts
+    assert counts["cyanBottom"] == 0 and counts["pinkTop"] == 0, counts

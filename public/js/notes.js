@@ -19,7 +19,12 @@ export class NoteLane {
 
   clearTrails() { this.trails.clear(); }
 
-  draw(line, t, key, part = 0) {
+  // One lane: the line's notes and every singer's trail.
+  draw(line, t, key) { this.drawLanes([{ line, singers: null }], t, key); }
+
+  // Lanes stacked top to bottom (a duet: one per part), each `{line, singers}`: the part's
+  // focused line and which singers' trails it shows (a predicate on the singer index, or null for all).
+  drawLanes(lanes, t, key) {
     const canvas = this.canvas;
     const ratio = window.devicePixelRatio || 1;
     const width = canvas.clientWidth, height = canvas.clientHeight;
@@ -30,6 +35,23 @@ export class NoteLane {
     const g = this.context;
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.clearRect(0, 0, width, height);
+    const laneHeight = height / Math.max(1, lanes.length);
+    lanes.forEach((lane, index) => {
+      g.save();
+      g.translate(0, index * laneHeight);
+      g.beginPath(); g.rect(0, 0, width, laneHeight); g.clip();
+      this.drawLane(lane.line, t, key, width, laneHeight, lane.singers);
+      g.restore();
+      if (index > 0) {
+        g.strokeStyle = 'rgba(255,255,255,0.35)';
+        g.lineWidth = 2;
+        g.beginPath(); g.moveTo(0, index * laneHeight); g.lineTo(width, index * laneHeight); g.stroke();
+      }
+    });
+  }
+
+  drawLane(line, t, key, width, height, singers) {
+    const g = this.context;
     if (!line) return;
     const notes = line.syllables.filter((s) => s.note && s.note.kind !== 'freestyle');
     if (!notes.length) return;
@@ -65,6 +87,7 @@ export class NoteLane {
       g.save();
       g.clip();
       for (const [singer, trail] of this.trails) {
+        if (singers && !singers(singer)) continue;
         g.fillStyle = SINGER_COLOURS[singer % SINGER_COLOURS.length];
         for (const frame of trail) {
           if (!frame.hit || frame.time < syllable.start || frame.time >= syllable.end || frame.time > t + 0.05) continue;
@@ -89,6 +112,7 @@ export class NoteLane {
     const centre = (Math.min(...pitches) + Math.max(...pitches)) / 2;
     const dot = Math.max(3, barHeight * 0.22);
     for (const [singer, trail] of this.trails) {
+      if (singers && !singers(singer)) continue;
       const colour = SINGER_COLOURS[singer % SINGER_COLOURS.length];
       g.fillStyle = colour;
       g.strokeStyle = colour;
@@ -106,7 +130,7 @@ export class NoteLane {
 
     // Time cursor.
     if (t >= from && t <= to) {
-      g.strokeStyle = 'rgba(79,209,255,0.8)';
+      g.strokeStyle = 'rgba(255,255,255,0.75)'; // not a singer's colour
       g.lineWidth = 2;
       g.beginPath(); g.moveTo(x(t), 0); g.lineTo(x(t), height); g.stroke();
     }

@@ -90,9 +90,20 @@ function frame() {
   scoreScreen.update(connection);
   lyrics.update(t);
   const song = connection.song;
-  const lines = song?.parts[lyrics.part]?.lines || [];
-  const line = lines.length ? lines[LyricsView.focusIndex(lines, t)] : null;
-  lane.draw(line, t, connection.state?.key || 0, lyrics.part);
+  const key = connection.state?.key || 0;
+  const focused = (index) => {
+    const lines = song?.parts[index]?.lines || [];
+    return lines.length ? lines[LyricsView.focusIndex(lines, t)] : null;
+  };
+  if (song && song.parts.length > 1 && !params.has('part')) {
+    // A duet: one lane per part, each with the trails of the singers seated on it.
+    // A singer without a seat sings the part of their number, as the live session scores them.
+    const seats = connection.state?.singers || [];
+    const partOf = (singer) => seats.find((s) => s.singer === singer)?.part ?? Math.min(singer, song.parts.length - 1);
+    lane.drawLanes(song.parts.map((_, index) => ({ line: focused(index), singers: (singer) => partOf(singer) === index })), t, key);
+  } else {
+    lane.draw(focused(lyrics.part), t, key);
+  }
   const duration = connection.state?.duration || 0;
   // Touch the DOM only when what it shows changes (each write costs a style pass).
   const elapsed = formatTime(t);
