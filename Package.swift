@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         // The X.509 work for `serve --tls` (the same OpenSSL libwebsockets serves TLS with).
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Pure Swift: no C library below this line until AudioFiles.
         .target(name: "SongModel"),
@@ -42,7 +43,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "EventServer", dependencies: [
-            "CWebSockets", "COpenSSL",
+            "CWebSockets", "COpenSSL", "CQREncode",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "KaraokeRoom", dependencies: [

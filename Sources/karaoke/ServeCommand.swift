@@ -139,12 +139,18 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--tls: \(error)")
             }
         }
-        let server = EventServer(configuration: EventServerConfiguration(
+        // The join QR code and address (`/join.svg`, `/join.txt`) are written once the port is bound.
+        let joinFolder = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-join-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: joinFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: joinFolder) }
+        var serverConfiguration = EventServerConfiguration(
             host: host, port: port, publicDirectory: publicPath,
             pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
             allowedOrigins: allowedOrigins,
             allowedHosts: HostAllowList.reachableNames(listenHost: host, extra: allowedHosts),
-            tls: tlsSetup?.listener))
+            tls: tlsSetup?.listener)
+        serverConfiguration.fileRoutes = ["/join.svg": joinFolder + "/join.svg", "/join.txt": joinFolder + "/join.txt"]
+        let server = EventServer(configuration: serverConfiguration)
         store.writeQueue.report(to: room, logger: logger)
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
         var live: LiveScoringFactory.Live?
@@ -212,6 +218,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let join = JoinAddress.choose(listenHost: host, plainPort: bound, tlsPort: boundTLS, preferredName: allowedHosts.first)
         print("  join         \(join.url)")
+        do { try JoinCode.write(url: join.url, to: joinFolder) } catch {
+            logger.warning("join code: \(error); the display shows no QR code")
+        }
         print("Room PIN: \(roomPin)")
         // The PIN rides in the fragment, which browsers never send to the server (or its logs).
         print("  host remote  \(join.origin)/remote#pin=\(roomPin)")

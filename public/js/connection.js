@@ -1,5 +1,13 @@
 // One WebSocket to the room: hello/role, automatic reconnect with backoff, and a media
 // clock extrapolated from the last `state`/`line` event so views animate smoothly.
+//
+// Connection state (every page gets it by connecting): while the server is unreachable a
+// banner (`#connection-banner`, role=alert) says so, the clock stops at the last known position
+// (`position()` no longer extrapolates), `body.offline` is set and every button, input and select
+// is disabled; all of it is undone when the room answers again (its `hello` or first `state`).
+// Events: `status` ({online, retryIn}) as before; `offline` ({since, retryIn}) and `online` ({})
+// when the page changes state. `connection.online` is true while the room is reachable; pages
+// that must not be disabled while offline put `data-keep-online` on the element.
 export class RoomConnection {
   constructor({ role = 'display', pin = null, name = null, token = null } = {}) {
     this.wanted = { role, pin, name, token };
@@ -13,6 +21,9 @@ export class RoomConnection {
     this.backoff = 500;
     this.nextId = 1;
     this.connected = false;
+    this.online = null; // unknown until the socket first opens or fails
+    this.offlineSince = null;
+    this.banner = null;
   }
 
   on(type, handler) {
@@ -32,6 +43,7 @@ export class RoomConnection {
     ws.onopen = () => {
       this.connected = true;
       this.backoff = 500;
+      if (this.banner) this.banner.textContent = 'Server found again — reconnecting…';
       this.emit('status', { online: true });
       if (this.wanted.role !== 'display' || this.wanted.name) this.hello();
     };
@@ -43,6 +55,7 @@ export class RoomConnection {
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.connected = false;
+      this.goOffline(this.backoff);
       this.emit('status', { online: false, retryIn: this.backoff });
       const delay = this.backoff * (0.8 + Math.random() * 0.4);
       this.backoff = Math.min(this.backoff * 2, 8000);
@@ -70,6 +83,7 @@ export class RoomConnection {
   }
 
   receive(message) {
+    if (!this.online && (message.type === 'hello' || message.type === 'state')) this.goOnline();
     switch (message.type) {
       case 'hello':
         this.role = message.role;
@@ -110,12 +124,59 @@ export class RoomConnection {
 
   get playing() { return this.state?.transport === 'playing'; }
 
+  // The server went away: freeze the clock where it was, say so, disable the controls.
+  goOffline(retryIn) {
+    if (this.online === false) { this.showBanner(retryIn); return; }
+    this.anchor = { position: this.position(), at: performance.now() };
+    this.online = false;
+    this.offlineSince = Date.now();
+    this.showBanner(retryIn);
+    if (typeof document !== 'undefined') {
+      document.body.classList.add('offline');
+      for (const element of document.querySelectorAll('button, input, select, textarea')) {
+        if (element.disabled || element.closest('[data-keep-online]')) continue;
+        element.disabled = true;
+        element.dataset.offlineDisabled = '';
+      }
+    }
+    this.emit('offline', { since: this.offlineSince, retryIn });
+  }
+
+  goOnline() {
+    const wasOffline = this.online === false;
+    this.online = true;
+    this.offlineSince = null;
+    if (typeof document !== 'undefined') {
+      document.body.classList.remove('offline');
+      if (this.banner) this.banner.hidden = true;
+      for (const element of document.querySelectorAll('[data-offline-disabled]')) {
+        element.disabled = false;
+        delete element.dataset.offlineDisabled;
+      }
+    }
+    if (wasOffline) this.emit('online', {});
+  }
+
+  showBanner(retryIn) {
+    if (typeof document === 'undefined') return;
+    if (!this.banner) {
+      this.banner = document.createElement('div');
+      this.banner.id = 'connection-banner';
+      this.banner.className = 'connection-banner';
+      this.banner.setAttribute('role', 'alert');
+      document.body.append(this.banner);
+    }
+    const seconds = Math.max(1, Math.round(retryIn / 1000));
+    this.banner.textContent = `Can't reach the karaoke server — trying again in ${seconds} s. The lyrics here are stopped until it's back.`;
+    this.banner.hidden = false;
+  }
+
   // Media seconds now, extrapolated from the last anchor with tempo and A–B loop.
   position() {
     const state = this.state;
     if (!state) return 0;
     let position = this.anchor.position;
-    if (state.transport === 'playing') {
+    if (state.transport === 'playing' && this.online !== false) {
       position += (performance.now() - this.anchor.at) / 1000 * state.tempo;
       const loop = state.loop;
       if (loop && this.anchor.position < loop.end && position >= loop.end) {

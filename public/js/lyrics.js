@@ -42,6 +42,9 @@ export class LyricsView {
     this.focus = -1;
   }
 
+  static leadIn = 3;
+  static gapForLeadIn = 3;
+
   // Index of the line containing `t`, else the next one to come, else the last.
   static focusIndex(lines, t) {
     let low = 0, high = lines.length;
@@ -72,12 +75,24 @@ export class LyricsView {
     const line = this.lines[focus];
     const element = this.elements[focus];
     element.classList.toggle('active', t >= line.start && t < line.end);
+    // Lead-in after a gap (or before the first line): dots counting down the last 3 s.
+    const previousEnd = focus > 0 ? this.lines[focus - 1].end : -Infinity;
+    const waiting = line.start - t;
+    const leadin = waiting > 0 && waiting <= LyricsView.leadIn && line.start - previousEnd >= LyricsView.gapForLeadIn
+      ? '●'.repeat(Math.ceil(waiting)) : '';
+    if ((element.dataset.leadin || '') !== leadin) {
+      if (leadin) element.dataset.leadin = leadin; else delete element.dataset.leadin;
+    }
     const spans = element.children;
     for (let i = 0; i < line.syllables.length; i++) {
       const s = line.syllables[i];
       const progress = t >= s.end ? 1 : t <= s.start ? 0 : (t - s.start) / (s.end - s.start);
-      spans[i].style.setProperty('--p', `${(progress * 100).toFixed(1)}%`);
-      spans[i].classList.toggle('sung', progress >= 1);
+      const value = `${(progress * 100).toFixed(1)}%`;
+      if (spans[i].shownProgress !== value) {
+        spans[i].shownProgress = value;
+        spans[i].style.setProperty('--p', value);
+        spans[i].classList.toggle('sung', progress >= 1);
+      }
     }
   }
 

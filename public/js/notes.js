@@ -19,7 +19,12 @@ export class NoteLane {
 
   clearTrails() { this.trails.clear(); }
 
-  draw(line, t, key) {
+  // One lane: the line's notes and every singer's trail.
+  draw(line, t, key) { this.drawLanes([{ line, singers: null }], t, key); }
+
+  // Lanes stacked top to bottom (a duet: one per part), each `{line, singers}`: the part's
+  // focused line and which singers' trails it shows (a predicate on the singer index, or null for all).
+  drawLanes(lanes, t, key) {
     const canvas = this.canvas;
     const ratio = window.devicePixelRatio || 1;
     const width = canvas.clientWidth, height = canvas.clientHeight;
@@ -30,6 +35,23 @@ export class NoteLane {
     const g = this.context;
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.clearRect(0, 0, width, height);
+    const laneHeight = height / Math.max(1, lanes.length);
+    lanes.forEach((lane, index) => {
+      g.save();
+      g.translate(0, index * laneHeight);
+      g.beginPath(); g.rect(0, 0, width, laneHeight); g.clip();
+      this.drawLane(lane.line, t, key, width, laneHeight, lane.singers);
+      g.restore();
+      if (index > 0) {
+        g.strokeStyle = 'rgba(255,255,255,0.35)';
+        g.lineWidth = 2;
+        g.beginPath(); g.moveTo(0, index * laneHeight); g.lineTo(width, index * laneHeight); g.stroke();
+      }
+    });
+  }
+
+  drawLane(line, t, key, width, height, singers) {
+    const g = this.context;
     if (!line) return;
     const notes = line.syllables.filter((s) => s.note && s.note.kind !== 'freestyle');
     if (!notes.length) return;
@@ -42,45 +64,73 @@ export class NoteLane {
     const y = (midi) => height - (midi - low + 0.5) * rowHeight;
 
     // Semitone guide lines.
-    g.strokeStyle = 'rgba(255,255,255,0.05)';
+    g.strokeStyle = 'rgba(255,255,255,0.12)';
     g.lineWidth = 1;
     for (let m = Math.ceil(low); m <= high; m++) {
       g.beginPath(); g.moveTo(0, y(m)); g.lineTo(width, y(m)); g.stroke();
     }
 
-    // Reference bars.
-    const barHeight = Math.max(8, Math.min(rowHeight * 0.8, 26));
+    // Reference bars: outlined, golden ones gold with a star; the part of a bar a singer hit
+    // fills in that singer's colour (from the pitch frames the server marked `hit`).
+    const barHeight = Math.max(10, Math.min(rowHeight * 0.9, height / 9));
+    const frameWidth = 0.02; // the server publishes every other 10 ms frame
     for (const syllable of notes) {
       const midi = syllable.note.midi + key;
       const kind = syllable.note.kind;
+      const golden = kind.startsWith('golden');
       const left = x(syllable.start), right = x(syllable.end);
+      const top = y(midi) - barHeight / 2, barWidth = Math.max(4, right - left - 2);
       const active = t >= syllable.start && t < syllable.end;
-      g.fillStyle = kind.startsWith('golden') ? (active ? '#ffd86b' : 'rgba(255,200,60,0.55)')
-        : kind === 'rap' ? 'rgba(180,140,255,0.55)' : (active ? '#ffffff' : 'rgba(255,255,255,0.35)');
-      roundRect(g, left + 1, y(midi) - barHeight / 2, Math.max(4, right - left - 2), barHeight, barHeight / 2);
+      g.fillStyle = golden ? 'rgba(255,201,79,0.28)' : kind === 'rap' ? 'rgba(180,140,255,0.3)' : 'rgba(255,255,255,0.16)';
+      roundRect(g, left + 1, top, barWidth, barHeight, barHeight / 2);
       g.fill();
+      g.save();
+      g.clip();
+      for (const [singer, trail] of this.trails) {
+        if (singers && !singers(singer)) continue;
+        g.fillStyle = SINGER_COLOURS[singer % SINGER_COLOURS.length];
+        for (const frame of trail) {
+          if (!frame.hit || frame.time < syllable.start || frame.time >= syllable.end || frame.time > t + 0.05) continue;
+          g.fillRect(x(frame.time) - 0.5, top, Math.max(1.5, x(frame.time + frameWidth) - x(frame.time) + 1), barHeight);
+        }
+      }
+      g.restore();
+      g.lineWidth = golden ? 3 : 2;
+      g.strokeStyle = golden ? '#ffc94f' : active ? '#ffffff' : 'rgba(255,255,255,0.55)';
+      roundRect(g, left + 1, top, barWidth, barHeight, barHeight / 2);
+      g.stroke();
+      if (golden && barWidth > barHeight) {
+        g.fillStyle = '#ffe27a';
+        g.font = `${Math.round(barHeight * 0.8)}px system-ui, sans-serif`;
+        g.textBaseline = 'middle';
+        g.fillText('★', left + 1 + barHeight * 0.25, y(midi) + 1);
+      }
     }
 
-    // Pitch trails, folded into the octave nearest the reference (UltraStar ignores octaves).
+    // Pitch trails, folded into the octave nearest the reference (UltraStar ignores octaves):
+    // a hit is a filled dot, a miss a hollow ring, in the singer's colour.
     const centre = (Math.min(...pitches) + Math.max(...pitches)) / 2;
+    const dot = Math.max(3, barHeight * 0.22);
     for (const [singer, trail] of this.trails) {
-      g.fillStyle = SINGER_COLOURS[singer % SINGER_COLOURS.length];
+      if (singers && !singers(singer)) continue;
+      const colour = SINGER_COLOURS[singer % SINGER_COLOURS.length];
+      g.fillStyle = colour;
+      g.strokeStyle = colour;
+      g.lineWidth = 1.5;
       for (const frame of trail) {
         if (frame.time < from || frame.time > Math.min(to, t + 0.05) || frame.midi == null) continue;
         let midi = frame.midi;
         while (midi - centre > 6) midi -= 12;
         while (centre - midi > 6) midi += 12;
-        g.globalAlpha = frame.hit ? 1 : 0.45;
         g.beginPath();
-        g.arc(x(frame.time), y(midi), frame.hit ? 4 : 3, 0, Math.PI * 2);
-        g.fill();
+        g.arc(x(frame.time), y(midi), frame.hit ? dot : dot * 0.8, 0, Math.PI * 2);
+        if (frame.hit) g.fill(); else g.stroke();
       }
-      g.globalAlpha = 1;
     }
 
     // Time cursor.
     if (t >= from && t <= to) {
-      g.strokeStyle = 'rgba(79,209,255,0.8)';
+      g.strokeStyle = 'rgba(255,255,255,0.75)'; // not a singer's colour
       g.lineWidth = 2;
       g.beginPath(); g.moveTo(x(t), 0); g.lineTo(x(t), height); g.stroke();
     }

@@ -1,11 +1,13 @@
-// Results: this song's per-line scores as they come in, totals, and the saved leaderboard.
-import { RoomConnection, bindStatus } from './connection.js';
+// Results: this song's per-line scores as they come in and its totals, the song's leaderboard,
+// and the stored runs of every song, one entry per run, full runs apart from practice ones.
+import { RoomConnection, bindStatus, formatKey } from './connection.js';
 import { SINGER_COLOURS } from './notes.js';
 
 const $ = (id) => document.getElementById(id);
 const connection = new RoomConnection({ role: 'display' });
 window.karaoke = connection; // for the browser console and tests
 const totals = new Map();
+const RATING_WORDS = { perfect: 'Perfect', great: 'Great', good: 'Good', ok: 'OK', poor: 'Poor', none: 'not judged' };
 
 function singerName(index) {
   return connection.state?.singers.find((s) => s.singer === index)?.name || `Singer ${index + 1}`;
@@ -13,6 +15,10 @@ function singerName(index) {
 
 function lineText(score) {
   return connection.song?.parts[score.part]?.lines[score.line]?.text || '';
+}
+
+function songTitle(songId, fallback) {
+  return fallback || connection.library.find((s) => s.id === songId)?.title || songId;
 }
 
 function showSong() {
@@ -26,19 +32,27 @@ function showSong() {
 function showLines() {
   const body = $('lines');
   body.replaceChildren();
-  for (const score of connection.results) {
+  // One row per singer and line: a line sung again (after a seek back) shows its latest score.
+  const latest = new Map();
+  for (const score of connection.results) latest.set(`${score.singer}/${score.part}/${score.line}`, score);
+  const rows = [...latest.values()].sort((a, b) => a.line - b.line || a.singer - b.singer);
+  for (const score of rows) {
     const row = document.createElement('tr');
     row.className = `rating-${score.rating}`;
-    const percent = score.maxScore > 0 ? Math.round((score.score / score.maxScore) * 100) : 0;
-    for (const text of [score.line + 1, lineText(score), singerName(score.singer), `${Math.round(score.score)} (${percent}%)`, score.rating]) {
+    const judged = score.maxScore > 0 && score.rating !== 'none';
+    const percent = judged ? Math.round((score.score / score.maxScore) * 100) : 0;
+    const cells = [score.line + 1, lineText(score), singerName(score.singer),
+      judged ? `${Math.round(score.score)} (${percent} %)` : '—', RATING_WORDS[score.rating] || score.rating];
+    cells.forEach((text, index) => {
       const cell = document.createElement('td');
       cell.textContent = text;
+      if (index === 0 || index === 3) cell.className = 'num';
       row.append(cell);
-    }
+    });
     row.children[2].style.color = SINGER_COLOURS[score.singer % SINGER_COLOURS.length];
     body.append(row);
   }
-  if (!connection.results.length) {
+  if (!rows.length) {
     const row = document.createElement('tr');
     const cell = document.createElement('td');
     cell.colSpan = 5;
@@ -58,7 +72,7 @@ function showTotals() {
     badge.style.setProperty('--colour', SINGER_COLOURS[singer % SINGER_COLOURS.length]);
     badge.innerHTML = '<span class="name"></span><span class="points"></span>';
     badge.querySelector('.name').textContent = total.name + (total.final ? ' · final' : '');
-    badge.querySelector('.points').textContent = Math.round(total.score).toLocaleString();
+    badge.querySelector('.points').textContent = Math.round(total.score).toLocaleString('en-US');
     container.append(badge);
   }
   if (!totals.size) {
@@ -66,6 +80,41 @@ function showTotals() {
     p.className = 'muted';
     p.textContent = 'No scores yet';
     container.append(p);
+  }
+}
+
+const when = (iso) => {
+  const date = new Date(iso);
+  return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}`;
+};
+
+function runItem(run) {
+  const item = document.createElement('li');
+  item.className = `run status-${run.status}`;
+  item.innerHTML = '<div class="text"><strong></strong><span class="who"></span><small></small></div><span class="points"></span>';
+  item.querySelector('strong').textContent = songTitle(run.songId, run.songTitle);
+  item.querySelector('.who').textContent = `${run.singer} · ${when(run.startedAt)}`;
+  const settings = [run.mode === 'practice' ? 'practice mode' : 'UltraStar', run.difficulty,
+    `key ${formatKey(run.key)}`, `tempo ${Math.round(run.tempo * 100)} %`];
+  if (run.status === 'interrupted') settings.push('a microphone was lost');
+  if (run.status === 'in-progress') settings.push('not sung to the end');
+  item.querySelector('small').textContent = settings.join(' · ');
+  item.querySelector('.points').textContent = Math.round(run.total).toLocaleString('en-US');
+  return item;
+}
+
+function showRuns(runs) {
+  const full = runs.filter((r) => r.status !== 'in-progress' && r.mode !== 'practice');
+  const practice = runs.filter((r) => !full.includes(r));
+  for (const [id, list, empty] of [['full-runs', full, 'No finished runs yet'], ['practice-runs', practice, 'None']]) {
+    const element = $(id);
+    element.replaceChildren(...list.map(runItem));
+    if (!list.length) {
+      const item = document.createElement('li');
+      item.className = 'muted';
+      item.textContent = empty;
+      element.append(item);
+    }
   }
 }
 
@@ -78,8 +127,8 @@ function showResults(results) {
     const item = document.createElement('li');
     item.innerHTML = '<div class="text"><strong></strong><small></small></div><span class="points"></span>';
     item.querySelector('strong').textContent = entry.singer;
-    item.querySelector('small').textContent = `${entry.songId} · ${entry.date.slice(0, 10)}`;
-    item.querySelector('.points').textContent = Math.round(entry.score).toLocaleString();
+    item.querySelector('small').textContent = `${songTitle(entry.songId)} · ${when(entry.date)}`;
+    item.querySelector('.points').textContent = Math.round(entry.score).toLocaleString('en-US');
     list.append(item);
   }
   if (!results.leaderboard.length) {
@@ -88,6 +137,7 @@ function showResults(results) {
     item.textContent = 'No saved results yet';
     list.append(item);
   }
+  if (results.runs) showRuns(results.runs);
 }
 
 connection

@@ -2,6 +2,7 @@
 import { RoomConnection, pageParams, formatTime, formatKey, bindStatus, bindLoading } from './connection.js';
 import { LyricsView } from './lyrics.js';
 import { NoteLane, SINGER_COLOURS } from './notes.js';
+import { ScoreScreen } from './scorescreen.js';
 
 const $ = (id) => document.getElementById(id);
 const params = pageParams();
@@ -11,6 +12,7 @@ window.karaoke = connection; // for the browser console and tests
 const lyrics = new LyricsView($('lyrics'));
 const lane = new NoteLane($('notes'));
 const totals = new Map();
+const scoreScreen = new ScoreScreen($('score-screen'));
 
 function showSong() {
   const song = connection.song;
@@ -54,6 +56,8 @@ function showState() {
 
 function popup(score) {
   if (score.part !== part && connection.song?.parts.length > 1) return;
+  // A line with nothing to judge (freestyle) gets no verdict.
+  if (score.rating === 'none' || !(score.maxScore > 0)) return;
   const element = document.createElement('div');
   element.className = `popup rating-${score.rating}`;
   element.style.setProperty('--colour', SINGER_COLOURS[score.singer % SINGER_COLOURS.length]);
@@ -69,6 +73,7 @@ connection
   .on('pitch', (frame) => lane.addPitch(frame))
   .on('lineScore', popup)
   .on('total', (total) => { totals.set(total.singer, total); renderScores(); })
+  .on('results', (results) => { scoreScreen.show(results, connection.song, connection.state?.singers); })
   .on('device', (event) => {
     const banner = $('device');
     banner.textContent = event.message;
@@ -79,16 +84,32 @@ connection
 bindStatus(connection, $('status'));
 bindLoading(connection, $('loading'));
 
+const shown = { elapsed: '', width: '' };
 function frame() {
   const t = connection.position();
+  scoreScreen.update(connection);
   lyrics.update(t);
   const song = connection.song;
-  const lines = song?.parts[lyrics.part]?.lines || [];
-  const line = lines.length ? lines[LyricsView.focusIndex(lines, t)] : null;
-  lane.draw(line, t, connection.state?.key || 0);
+  const key = connection.state?.key || 0;
+  const focused = (index) => {
+    const lines = song?.parts[index]?.lines || [];
+    return lines.length ? lines[LyricsView.focusIndex(lines, t)] : null;
+  };
+  if (song && song.parts.length > 1 && !params.has('part')) {
+    // A duet: one lane per part, each with the trails of the singers seated on it.
+    // A singer without a seat sings the part of their number, as the live session scores them.
+    const seats = connection.state?.singers || [];
+    const partOf = (singer) => seats.find((s) => s.singer === singer)?.part ?? Math.min(singer, song.parts.length - 1);
+    lane.drawLanes(song.parts.map((_, index) => ({ line: focused(index), singers: (singer) => partOf(singer) === index })), t, key);
+  } else {
+    lane.draw(focused(lyrics.part), t, key);
+  }
   const duration = connection.state?.duration || 0;
-  $('elapsed').textContent = formatTime(t);
-  $('progress-fill').style.width = duration ? `${Math.min(100, (t / duration) * 100)}%` : '0%';
+  // Touch the DOM only when what it shows changes (each write costs a style pass).
+  const elapsed = formatTime(t);
+  if (elapsed !== shown.elapsed) $('elapsed').textContent = shown.elapsed = elapsed;
+  const width = duration ? `${Math.min(100, (t / duration) * 100).toFixed(1)}%` : '0%';
+  if (width !== shown.width) $('progress-fill').style.width = shown.width = width;
   requestAnimationFrame(frame);
 }
 

@@ -18,6 +18,9 @@ public final class StaticMount: @unchecked Sendable {
         ".jpeg": "image/jpeg",
         ".webp": "image/webp",
         ".woff": "font/woff",
+        ".svg": "image/svg+xml",
+        ".ico": "image/x-icon",
+        ".txt": "text/plain; charset=utf-8",
     ]
 
     /// Head of the mount list, for `lws_context_creation_info.mounts`.
@@ -26,7 +29,7 @@ public final class StaticMount: @unchecked Sendable {
     private var options: [UnsafeMutablePointer<lws_protocol_vhost_options>] = []
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
-    init(directory: String, pageRoutes: [String: String], extraMimeTypes: [String: String], cacheMaxAge: Int) {
+    init(directory: String, pageRoutes: [String: String], fileRoutes: [String: String] = [:], extraMimeTypes: [String: String], cacheMaxAge: Int) {
         let root = URL(fileURLWithPath: directory).standardizedFileURL.path
         // Mime list shared by every mount.
         var mimeHead: UnsafeMutablePointer<lws_protocol_vhost_options>?
@@ -40,15 +43,19 @@ public final class StaticMount: @unchecked Sendable {
             mimeHead = option
         }
         // Longer mountpoints first so "/remote" wins over "/".
-        let routes = [("/", "index.html")] + pageRoutes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let routes = [("/", "index.html", root)] + pageRoutes.sorted { $0.key < $1.key }.map { ($0.key, $0.value, root) }
+            + fileRoutes.sorted { $0.key < $1.key }.map { route in
+                let file = URL(fileURLWithPath: route.value).standardizedFileURL
+                return (route.key, file.lastPathComponent, file.deletingLastPathComponent().path)
+            }
         var next: UnsafeMutablePointer<lws_http_mount>?
-        for (mountpoint, page) in routes {
+        for (mountpoint, page, origin) in routes {
             let mount = UnsafeMutablePointer<lws_http_mount>.allocate(capacity: 1)
             mount.initialize(to: lws_http_mount())
             mount.pointee.mount_next = UnsafePointer(next)
             mount.pointee.mountpoint = UnsafePointer(StaticMount.keep(mountpoint, in: &strings))
             mount.pointee.mountpoint_len = UInt8(mountpoint.utf8.count)
-            mount.pointee.origin = UnsafePointer(StaticMount.keep(root, in: &strings))
+            mount.pointee.origin = UnsafePointer(StaticMount.keep(origin, in: &strings))
             mount.pointee.def = UnsafePointer(StaticMount.keep(page, in: &strings))
             mount.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
             mount.pointee.extra_mimetypes = UnsafePointer(mimeHead)

@@ -84,11 +84,18 @@ public struct LineScorePayload: Codable, Sendable, Equatable {
     /// Points earned on this line and the most it could give.
     public var score: Double
     public var maxScore: Double
-    /// `perfect`, `great`, `good`, `ok`, `poor` (UltraStar-style rating).
+    /// `perfect`, `great`, `good`, `ok`, `poor` (UltraStar-style rating); `none` for a line with
+    /// nothing to judge (freestyle only, `maxScore` 0).
     public var rating: String
     /// The song the line belongs to (a result can reach the room after the next song was chosen).
     public var songId: String?
-    public init(singer: Int, part: Int, line: Int, score: Double, maxScore: Double, rating: String, songId: String? = nil) {
+    /// `score` split for the score screen: points from normal and rap notes, from golden notes,
+    /// and the line bonus (they add up to `score`); absent from older servers.
+    public var notes: Double?
+    public var golden: Double?
+    public var bonus: Double?
+    public init(singer: Int, part: Int, line: Int, score: Double, maxScore: Double, rating: String, songId: String? = nil,
+                notes: Double? = nil, golden: Double? = nil, bonus: Double? = nil) {
         self.singer = singer
         self.part = part
         self.line = line
@@ -96,6 +103,9 @@ public struct LineScorePayload: Codable, Sendable, Equatable {
         self.maxScore = maxScore
         self.rating = rating
         self.songId = songId
+        self.notes = notes
+        self.golden = golden
+        self.bonus = bonus
     }
 }
 
@@ -166,11 +176,48 @@ public struct LeaderboardEntryPayload: Codable, Sendable, Equatable {
     }
 }
 
+/// One stored run for the results page's history.
+public struct RunPayload: Codable, Sendable, Equatable {
+    public var songId: String
+    public var songTitle: String
+    public var singer: String
+    public var part: Int
+    public var total: Double
+    /// `complete`, `interrupted` (a microphone was lost) or `in-progress` (never finished: a
+    /// practice run started by a seek, or a song left before its end).
+    public var status: String
+    /// Scoring mode (`ultrastar`, `practice`), difficulty, key shift and tempo of the run.
+    public var mode: String
+    public var difficulty: String
+    public var key: Int
+    public var tempo: Double
+    /// ISO 8601.
+    public var startedAt: String
+    public var finishedAt: String?
+    public init(songId: String, songTitle: String, singer: String, part: Int, total: Double, status: String, mode: String,
+                difficulty: String, key: Int, tempo: Double, startedAt: String, finishedAt: String?) {
+        self.songId = songId
+        self.songTitle = songTitle
+        self.singer = singer
+        self.part = part
+        self.total = total
+        self.status = status
+        self.mode = mode
+        self.difficulty = difficulty
+        self.key = key
+        self.tempo = tempo
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+}
+
 public struct ResultsPayload: Codable, Sendable, Equatable {
     public var songId: String?
     public var lines: [LineScorePayload]
     public var totals: [TotalPayload]
     public var leaderboard: [LeaderboardEntryPayload]
+    /// Recent stored runs of every song, newest first (absent when the room keeps no store).
+    public var runs: [RunPayload]?
     public init(songId: String?, lines: [LineScorePayload], totals: [TotalPayload], leaderboard: [LeaderboardEntryPayload]) {
         self.songId = songId
         self.lines = lines

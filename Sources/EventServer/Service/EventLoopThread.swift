@@ -65,7 +65,7 @@ final class EventLoopThread: @unchecked Sendable {
         protocols = .allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
         mount = StaticMount(
-            directory: configuration.publicDirectory, pageRoutes: configuration.pageRoutes,
+            directory: configuration.publicDirectory, pageRoutes: configuration.pageRoutes, fileRoutes: configuration.fileRoutes,
             extraMimeTypes: configuration.extraMimeTypes, cacheMaxAge: configuration.cacheMaxAge)
         if let host = configuration.host, host != "0.0.0.0", host != "::", !host.isEmpty {
             iface = strdup(host)

@@ -8,6 +8,10 @@ public struct EventServerConfiguration: Sendable {
     public var publicDirectory: String
     /// Extra paths that serve a page of `publicDirectory`, e.g. `"/remote": "remote.html"`.
     public var pageRoutes: [String: String]
+    /// Exact paths that serve one file from outside `publicDirectory`, e.g. `"/join.svg":
+    /// "/tmp/karaoke-join-…/join.svg"` (files the server writes at start; lws answers the bare
+    /// path with a redirect to `path/`, which serves the file).
+    public var fileRoutes: [String: String] = [:]
     /// Extensions lws does not know by default, e.g. `".webmanifest": "application/manifest+json"`.
     public var extraMimeTypes: [String: String]
     /// Seconds a browser may reuse a file before revalidating it with its ETag.

@@ -102,7 +102,10 @@ final class LiveSingerWorker: @unchecked Sendable {
             r.lastSeen = now
             r.lastSeenWall = wall
             r.session.feed(contentsOf: samples)
-            return .progress(r, r.session.advance(to: judgeable ?? now))
+            // Advance first: the snapshot handed on must hold the lines it reports, or the
+            // running `total` sent after a `lineScore` would leave that very line out.
+            let closed = r.session.advance(to: judgeable ?? now)
+            return .progress(r, closed)
         }
         switch outcome {
         case .idle:

@@ -11,6 +11,11 @@ extension Room {
 
     func recordLineScore(_ score: LineScorePayload) {
         queue.async { [self] in
+            // A last line can close just after the song ended (and the next one loaded).
+            if let songId = score.songId, finishedSong?.songId == songId,
+               !(finishedSong?.lines.contains { $0.singer == score.singer && $0.line == score.line && $0.part == score.part } ?? true) {
+                finishedSong?.lines.append(score)
+            }
             guard isCurrent(songId: score.songId) else { return }
             results.append(score)
             transport?.broadcast(.lineScore(score))
@@ -19,9 +24,55 @@ extension Room {
 
     func recordTotal(_ total: TotalPayload) {
         queue.async { [self] in
+            if total.final, let songId = total.songId, finishedSong?.songId == songId {
+                finishedSong?.totals[total.singer] = total
+                finishedSong?.waitingFor.remove(total.singer)
+                if finishedSong?.waitingFor.isEmpty == true { publishFinishedResults() }
+            }
             guard isCurrent(songId: total.songId) else { return }
             totals[total.singer] = total
             transport?.broadcast(.total(total))
+        }
+    }
+
+    /// The song ended: its `results` go to everyone once the live session has ended every
+    /// singer's run (its final total, the run finished in the store), so the leaderboard they
+    /// carry includes the run just sung. At most `finishedResultsWait` seconds later regardless.
+    func beginFinishedResults() {
+        if finishedSong != nil { publishFinishedResults() }
+        finishedSong = FinishedSong(songId: current?.entry.id, lines: results, totals: totals,
+                                    waitingFor: liveSession == nil ? [] : Set(totals.keys))
+        guard finishedSong?.waitingFor.isEmpty == false else {
+            publishFinishedResults()
+            return
+        }
+        let songId = finishedSong?.songId
+        queue.asyncAfter(deadline: .now() + Self.finishedResultsWait) { [weak self] in
+            guard let self, finishedSong != nil, finishedSong?.songId == songId else { return }
+            publishFinishedResults()
+        }
+    }
+
+    static let finishedResultsWait = 3.0
+
+    func publishFinishedResults() {
+        guard let finished = finishedSong else { return }
+        finishedSong = nil
+        let payload = ResultsPayload(songId: finished.songId, lines: finished.lines,
+                                     totals: finished.totals.values.sorted { $0.singer < $1.singer }, leaderboard: [])
+        guard let leaderboard else {
+            transport?.broadcast(.results(payload))
+            return
+        }
+        let deliver: @Sendable (ResultsPayload) -> Void = { [weak self] payload in
+            guard let room = self else { return }
+            room.queue.async { room.transport?.broadcast(.results(payload)) }
+        }
+        Task {
+            var complete = payload
+            complete.leaderboard = await leaderboard.leaderboard(songId: payload.songId)
+            complete.runs = await leaderboard.recentRuns()
+            deliver(complete)
         }
     }
 
@@ -38,6 +89,15 @@ extension Room {
             }
         }
     }
+}
+
+/// A song that ended, collecting its last line scores and final totals for its `results`.
+struct FinishedSong {
+    var songId: String?
+    var lines: [LineScorePayload]
+    var totals: [Int: TotalPayload]
+    /// Singers whose run the live session has not ended yet.
+    var waitingFor: Set<Int>
 }
 
 extension Room: RoomEventSink {

@@ -116,6 +116,7 @@ extension Room {
         Task {
             var complete = payload
             complete.leaderboard = await leaderboard.leaderboard(songId: payload.songId)
+            complete.runs = await leaderboard.recentRuns()
             deliver(complete)
         }
     }

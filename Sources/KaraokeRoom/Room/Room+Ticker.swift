@@ -28,7 +28,7 @@ extension Room {
     func finishSong() {
         logger.info("song finished: \(current?.entry.id ?? "-")")
         for singer in totals.keys { totals[singer]?.final = true }
-        sendResults(to: nil)
+        beginFinishedResults()
         if let item = songQueue.popFirst(), (try? loadSong(item.songId, singer: item.requestedBy)) != nil {
             startPlaying()
             broadcastQueue()

@@ -76,6 +76,8 @@ public final class Room: @unchecked Sendable {
     var linePositions: [Int: TimelinePosition] = [:]
     var results: [LineScorePayload] = []
     var totals: [Int: TotalPayload] = [:]
+    /// The song that just ended, until its `results` went out (see `Room+LiveResults`).
+    var finishedSong: FinishedSong?
     var lastStateSent = 0.0
     /// The latencies the last `state` carried, and when the ticker last compared fresh ones.
     var latenciesSent = LatencyReadings()

@@ -13,13 +13,27 @@ public struct StoreLeaderboard: RoomLeaderboard {
     }
 
     /// A database problem yields an empty board rather than stopping the room.
-    public func leaderboard(songId: String?) -> [LeaderboardEntryPayload] {
+    public func leaderboard(songId: String?) async -> [LeaderboardEntryPayload] {
+        // Runs just finished are still queued for the store: the board must include them.
+        await store.writeQueue.flush(timeout: 3)
         let formatter = ISO8601DateFormatter()
         let rows = (try? store.leaderboard(songId: songId, limit: limit)) ?? []
         return rows.map { row in
             LeaderboardEntryPayload(
                 songId: row.songId, singer: row.singer, score: Double(row.total),
                 date: formatter.string(from: row.finishedAt ?? row.startedAt))
+        }
+    }
+
+    /// A database problem yields no history rather than stopping the room.
+    public func recentRuns() async -> [RunPayload] {
+        let formatter = ISO8601DateFormatter()
+        let rows = (try? store.recentRuns(limit: 40)) ?? []
+        return rows.map { row in
+            RunPayload(songId: row.songId, songTitle: row.songTitle, singer: row.singer, part: row.part, total: Double(row.total),
+                       status: row.status.rawValue, mode: row.mode, difficulty: row.difficulty, key: row.keyShift,
+                       tempo: row.tempo, startedAt: formatter.string(from: row.startedAt),
+                       finishedAt: row.finishedAt.map { formatter.string(from: $0) })
         }
     }
 }

@@ -180,7 +180,8 @@ public actor ScoreStore: ScoreWriting {
         do { return try pool.write(body) } catch { throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout) }
     }
 
-    private nonisolated func read<T>(_ body: (Database) throws -> T) throws(ScoreStoreError) -> T {
+    /// Internal so query files in `Queries/` can read too.
+    nonisolated func read<T>(_ body: (Database) throws -> T) throws(ScoreStoreError) -> T {
         do { return try pool.read(body) } catch { throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout) }
     }
 }
