@@ -167,57 +167,14 @@ def sing_song(server, host, timeout=130):
 
 
 def stored(scores_dir, singer):
-    out = subprocess.run([karaoke_binary(), "scores", "sung", "--singer", singer, "--json", "--scores", str(scores_dir)],
+    out = subprocess.run([karaoke_binary(), "scores", "--singer", singer, "--json",
+                          "--database", str(pathlib.Path(scores_dir) / "karaoke.sqlite")],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
 
 def room_server(songs, scores, options):
     return Server(songs, options=["--song", "sung", "--scores", str(scores), *options]).start()
-
-
-def test_a_phone_singer_scores_like_a_pulseaudio_mic_and_a_silent_phone_does_not(room_audio, singing_song, tmp_path):
-    # The same audio through a PulseAudio microphone first: the reference total.
-    pulse_total = float(os.environ.get("PHONE_TEST_PULSE_TOTAL", "nan"))  # TEMP while debugging
-    if pulse_total != pulse_total:
-      server = room_server(singing_song, tmp_path / "pulse", ["--mic", "room_left", "--mic", "room_mix",
-                                                              "--singer", "Pulse", "--singer", "PulseSilent"])
-      try:
-        host = Host(server)
-        host.read_in_background()
-        finals = sing_song(server, host)
-        pulse_total = finals[0]["score"]
-        print(f"pulse mics: singing {pulse_total:.0f}, silent {finals[1]['score']:.0f}")
-        host.close()
-      finally:
-        server.stop()
-
-    server = room_server(singing_song, tmp_path / "phones", ["--no-mic"])
-    singer_page = chromium("room_left")
-    silent_page = chromium("room_mix")
-    try:
-        start_phone(singer_page, server, "Ann")
-        start_phone(silent_page, server, "Bob", button=True)
-        host = Host(server)
-        host.read_in_background()
-        time.sleep(1)
-        seats = {s["name"]: s for s in host.state()["singers"] if s.get("source") == "phone"}
-        assert set(seats) == {"Ann", "Bob"}, host.state()["singers"]
-        finals = sing_song(server, host)
-        screenshot(singer_page, "phone-mic-singing-390x844")
-        ann, bob = finals[seats["Ann"]["singer"]]["score"], finals[seats["Bob"]["singer"]]["score"]
-        sent = singer_page.execute_script("return [window.phoneMic.sentFrames, window.phoneMic.sentBytes]")
-        print(f"pulse mic {pulse_total:.0f}, phone {ann:.0f}, silent phone {bob:.0f}; phone sent {sent[0]} frames, {sent[1]} bytes")
-        # The song ended: the pages stopped their microphones and gave their seats back.
-        wait(singer_page, lambda d: d.execute_script("return window.phoneMic.stream === null"), timeout=10)
-        host.close()
-    finally:
-        singer_page.quit()
-        silent_page.quit()
-        server.stop()
-    assert ann >= 8000
-    assert abs(ann - pulse_total) <= 0.05 * pulse_total
-    assert bob <= 300
 
 
 def calibrate_pulse(host, singer):
@@ -262,3 +219,41 @@ def test_calibration_measures_a_known_phone_delay(room_audio, singing_song, tmp_
         server.stop()
     assert abs(slow - first - 150) <= 10
     assert abs(again - first) <= 10
+
+
+def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phone_does_not(room_audio, singing_song, tmp_path):
+    """One room, one song: a PulseAudio mic and three phones, each calibrated once. Ann's and
+    the Pulse mic hear the singer; Late hears it too, 150 ms later; Bob hears only the backing."""
+    server = room_server(singing_song, tmp_path, ["--mic", "room_left", "--singer", "Pulse"])
+    ann_page, late_page, bob_page = chromium("room_left"), chromium("room_left"), chromium("room_mix")
+    try:
+        start_phone(ann_page, server, "Ann", button=True)
+        start_phone(late_page, server, "Late", extra="&testDelayMs=150")
+        start_phone(bob_page, server, "Bob")
+        host = Host(server)
+        host.read_in_background()
+        time.sleep(1)
+        seats = {s["name"]: s["singer"] for s in host.state()["singers"] if s.get("source") == "phone"}
+        assert set(seats) == {"Ann", "Late", "Bob"}, host.state()["singers"]
+        pulse_delay = calibrate_pulse(host, 0)
+        ann_delay, late_delay = calibrate_phone(ann_page), calibrate_phone(late_page)
+        finals = sing_song(server, host)
+        screenshot(ann_page, "phone-mic-singing-390x844")
+        pulse, ann, late, bob = (finals[s]["score"] for s in (0, seats["Ann"], seats["Late"], seats["Bob"]))
+        sent = ann_page.execute_script("return [window.phoneMic.sentFrames, window.phoneMic.sentBytes, window.phoneMic.droppedFrames]")
+        print(f"delays: pulse {pulse_delay:.1f} ms, Ann {ann_delay:.1f} ms, Late {late_delay:.1f} ms; totals: pulse {pulse:.0f}, "
+              f"Ann {ann:.0f}, Late {late:.0f}, Bob (silent) {bob:.0f}; Ann sent {sent[0]} frames, {sent[1]} bytes, dropped {sent[2]}")
+        # The song ended: the pages stopped their microphones and gave their seats back.
+        wait(ann_page, lambda d: d.execute_script("return window.phoneMic.stream === null"), timeout=10)
+        host.close()
+    finally:
+        for page in (ann_page, late_page, bob_page):
+            page.quit()
+        server.stop()
+    stored_ann = stored(tmp_path, "Ann")
+    print("stored:", json.dumps(stored_ann)[:600])
+    assert ann >= 8000
+    assert abs(ann - pulse) <= 0.05 * pulse
+    assert abs(late_delay - ann_delay - 150) <= 10
+    assert abs(late - ann) <= 0.05 * ann
+    assert bob <= 300

@@ -10,7 +10,9 @@ import Foundation
 struct PhoneCalibrator {
     var output: String?
     var slot: PhoneMicSlot
-    var clicks = 8
+    /// More clicks than for a PulseAudio mic: a phone's browser may slip its audio clock now
+    /// and then, and the median of 12 shrugs off a few clicks heard across a slip.
+    var clicks = 12
     var period = 0.5
 
     func run() throws -> InputCalibration {

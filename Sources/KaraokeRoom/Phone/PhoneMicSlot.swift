@@ -14,9 +14,12 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     public let calibrationChannel: CaptureChannel
     /// Lost spans (no audio for 1.5 s, or frames arriving over 500 ms late): lines sung then are stored marked.
     public let losses = InputLossLog()
-    public static let sampleRate = Double(PhoneAudioFrame.sampleRate)
+    /// What the phone sends, and what its ring holds after `HalfBandUpsampler` (the rate of a
+    /// PulseAudio microphone and of the bleed reference).
+    public static let frameRate = Double(PhoneAudioFrame.sampleRate)
+    public static let sampleRate = 2 * frameRate
     /// Longest gap filled with silence; a longer one (a reconnect) starts a new stamp.
-    static let maxFilledGap: UInt64 = UInt64(sampleRate / 2)
+    static let maxFilledGap: UInt64 = UInt64(frameRate / 2)
 
     private let seatedFlag = Atomic<Bool>(false)
     private let teeing = Atomic<Bool>(false)
@@ -32,6 +35,8 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     private var bestLateness = Double.infinity
     private var bestLatenessAt = 0.0
     private let scratch: UnsafeMutableBufferPointer<Float>
+    private let upsampled: UnsafeMutableBufferPointer<Float>
+    private var upsampler = HalfBandUpsampler()
     private let resetRequested = Atomic<Bool>(false)
 
     public init(slot: Int) {
@@ -40,9 +45,14 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
         calibrationChannel = CaptureChannel(index: slot, sampleRate: Self.sampleRate, ringSeconds: 10)
         scratch = .allocate(capacity: max(PhoneAudioFrame.maxSamples, Int(Self.maxFilledGap)))
         scratch.initialize(repeating: 0)
+        upsampled = .allocate(capacity: 2 * scratch.count)
+        upsampled.initialize(repeating: 0)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        upsampled.deallocate()
+    }
 
     public var isSeated: Bool { seatedFlag.load(ordering: .acquiring) }
     func setSeated(_ seated: Bool) {
@@ -91,6 +101,7 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
         if resetRequested.exchange(false, ordering: .acquiringAndReleasing) {
             nextIndex = nil
             bestLateness = .infinity
+            upsampler.reset()
         }
         let rate = Double(frame.sampleRate)
         let count = frame.sampleCount
@@ -103,6 +114,8 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
                 index = expected
             } else if index > expected, index - expected <= Self.maxFilledGap {
                 fill(silence: Int(index - expected), firstIndex: expected, offset: offset, rate: rate)
+            } else if index > expected {
+                upsampler.reset()  // a long gap: start afresh rather than ring across it
             }
         }
         // Lateness: arrival minus when its last sample was captured (clock-sync mapped).
@@ -122,13 +135,16 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     }
 
     private func fill(silence count: Int, firstIndex: UInt64, offset: Double, rate: Double) {
-        scratch.update(repeating: 0)
+        UnsafeMutableBufferPointer(rebasing: scratch[0..<count]).update(repeating: 0)
         write(count, firstIndex: firstIndex, offset: offset, rate: rate)
     }
 
     private func write(_ n: Int, firstIndex: UInt64, offset: Double, rate: Double) {
-        let block = UnsafeBufferPointer(rebasing: scratch[0..<n])
-        let host = Double(firstIndex) / rate + offset
+        guard let out = upsampled.baseAddress else { return }
+        upsampler.process(UnsafeBufferPointer(rebasing: scratch[0..<n]), into: out)
+        let block = UnsafeBufferPointer(rebasing: upsampled[0..<(2 * n)])
+        // The upsampler's output lags its input by `delay` phone samples.
+        let host = (Double(firstIndex) - Double(HalfBandUpsampler.delay)) / rate + offset
         Self.append(block, hostTime: host, to: channel)
         if teeing.load(ordering: .acquiring) { Self.append(block, hostTime: host, to: calibrationChannel) }
         nextIndex = firstIndex + UInt64(n)
