@@ -21,12 +21,13 @@ public final class PhoneAudioGate: Sendable {
         }
     }
 
-    /// Audio frames one address may send per second over all its connections (a few phones
-    /// behind one NAT: 8 phones at 20 ms frames is 400/s), and the burst a network blip releases.
+    /// Audio frames one address may send per second over all its connections (phones behind
+    /// one NAT, or a host testing on the server itself: 8 phones at 10 ms frames is 800/s), and
+    /// the burst a network blip releases; far above that for seconds is a flood and is closed.
     public let addressLimits: RateLimiter.Limits
     private let grants = Mutex<[ClientID: Grant]>([:])
 
-    public init(addressLimits: RateLimiter.Limits = .init(perSecond: 450, burst: 900, disconnectAfter: 900)) {
+    public init(addressLimits: RateLimiter.Limits = .init(perSecond: 900, burst: 1800, disconnectAfter: 1800)) {
         self.addressLimits = addressLimits
     }
 

@@ -44,6 +44,13 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     /// Measured delay per source key; a Mutex rather than `queue` state because the room reads it
     /// for every `state` and must not wait behind a calibration running on `queue`.
     private let calibrated = Mutex<[String: Double]>([:])
+    /// Each phone singer's mic delay as its current run uses it (seconds): how late its stamps
+    /// run, for its bleed reference (`LivePitchTracker.referenceShift`); read by its worker.
+    private let phoneShifts = PhoneShifts()
+
+    private final class PhoneShifts: Sendable {
+        let values = Mutex<[Int: Double]>([:])
+    }
 
     /// - Parameter backing: what the room's speakers were fed (`PlaybackEngine.renderedOutput`):
     ///   the reference that removes the backing bleeding into the microphones; nil = none.
@@ -61,11 +68,18 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             samples: { [weak self] run, samples in self?.publishPitch(run, samples) },
             lines: { [weak self] run, lines in self?.publishLines(run, lines) },
             jumped: { [weak self] position in self?.clockJumped(to: position) })
-        workers = microphones.map {
-            LiveSingerWorker(channel: $0.channel, clock: clock, backing: backing, pitchStride: options.pitchStride, output: output,
-                             maximumLag: $0.maximumLag)
+        var workers: [LiveSingerWorker] = []
+        for (singer, microphone) in microphones.enumerated() {
+            let shift = microphone.phone == nil ? nil : Self.phoneShift(singer: singer, shifts: phoneShifts, defaultDelay: options.defaultMicDelay)
+            workers.append(LiveSingerWorker(channel: microphone.channel, clock: clock, backing: backing, pitchStride: options.pitchStride,
+                                            output: output, maximumLag: microphone.maximumLag, referenceShift: shift))
         }
+        self.workers = workers
         workers.forEach { $0.start() }
+    }
+
+    private static func phoneShift(singer: Int, shifts: PhoneShifts, defaultDelay: Double) -> @Sendable () -> Double {
+        { shifts.values.withLock { $0[singer] ?? defaultDelay } }
     }
 
     /// Singers scored: one per microphone channel.
@@ -201,6 +215,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             let configuration = ScoringConfiguration(
                 difficulty: Scoring.Difficulty(rawValue: settings.difficulty.rawValue) ?? .medium,
                 keyShift: settings.key, tempo: settings.tempo, micDelay: micDelay(singer: singer, seat: seat).seconds)
+            if microphones[singer].phone != nil { phoneShifts.values.withLock { $0[singer] = configuration.micDelay } }
             guard var reference = try? ReferencePart(song: song, partIndex: part, keyShift: settings.key) else { continue }
             let fromStart = position <= (reference.lines.first?.start ?? 0)
             reference.lines = reference.lines.filter { $0.start >= position - 0.05 }

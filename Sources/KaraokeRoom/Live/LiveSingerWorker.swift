@@ -29,10 +29,11 @@ final class LiveSingerWorker: @unchecked Sendable {
     private var frameCount = 0
 
     init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap?, pitchStride: Int, output: Output,
-         maximumLag: Double = 0.25) {
+         maximumLag: Double = 0.25, referenceShift: (@Sendable () -> Double)? = nil) {
         self.pitchStride = max(pitchStride, 1)
         tracker = LivePitchTracker(channel: channel, clock: clock, backing: backing)
         tracker.maximumLag = maximumLag
+        tracker.referenceShift = referenceShift
         self.clock = clock
         self.output = output
     }

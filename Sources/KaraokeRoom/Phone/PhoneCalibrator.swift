@@ -51,7 +51,10 @@ struct PhoneCalibrator {
         calibrator.period = period
         let delays = calibrator.clickDelays(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate, clock: player.clock)
         guard delays.count >= max(1, clicks / 2) else {
-            throw PhoneSeatError("heard \(delays.count) of \(clicks) calibration clicks from the phone: is it near the speakers, and its audio arriving (status \(slot.status(now: HostClock.now()) ?? "-"))?")
+            let peak = recorded.map(abs).max() ?? 0
+            throw PhoneSeatError(String(format: "heard %d of %d calibration clicks from the phone (%.1f s of its audio, peak %.3f, network %@): is it near the speakers?",
+                                        delays.count, clicks, Double(recorded.count) / PhoneMicSlot.sampleRate, peak,
+                                        slot.status(now: HostClock.now()) ?? "-"))
         }
         let sorted = delays.sorted()
         return InputCalibration(delaySeconds: sorted[sorted.count / 2], clicks: delays.count,

@@ -202,6 +202,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     private func watch() {
         let now = HostClock.now()
         var changed = false
+        var changes: [(name: String, status: String?)] = []
         for (slot, holder) in holders {
             if let left = holder.leftAt, now - left > Self.resumeWindow {
                 release(slot, reason: "not back within \(Int(Self.resumeWindow)) s")
@@ -217,10 +218,11 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             }
             if status != holder.status {
                 holders[slot]?.status = status
+                changes.append((holder.name, status))
                 changed = true
             }
         }
-        if changed { room.phoneStatusChanged() }
+        if changed { room.phoneStatusChanged(changes) }
     }
 
     private func refuse(_ id: ClientID, _ message: String, code: String = "badArguments") {

@@ -21,8 +21,14 @@ extension Room {
         }
     }
 
-    func phoneStatusChanged() {
-        queue.async { [self] in broadcastState() }
+    func phoneStatusChanged(_ changes: [(name: String, status: String?)]) {
+        queue.async { [self] in
+            for change in changes where change.status != nil {
+                if change.status == "ok" { logger.info("phone singer \(change.name): network ok") }
+                else { logger.warning("phone singer \(change.name): network \(change.status!)") }
+            }
+            broadcastState()
+        }
     }
 
     /// The `calibrate` command's checks and flow for a phone seat, asked by the phone itself:
