@@ -23,6 +23,13 @@ panel.innerHTML = `
     <span id="phone-mic-status" class="phone-mic-status" role="status"></span>
     <span id="phone-mic-delay" class="phone-mic-delay"></span>
   </div>`;
+// Sit just above the page's footer (time and progress), whatever its height.
+function placeAboveFooter() {
+  const footer = document.querySelector('footer');
+  panel.style.bottom = footer ? `${footer.offsetHeight}px` : '0';
+}
+placeAboveFooter();
+window.addEventListener('resize', placeAboveFooter);
 const nameInput = panel.querySelector('#phone-mic-name');
 const startButton = panel.querySelector('#use-phone-mic');
 const calibrateButton = panel.querySelector('#calibrate-phone-mic');
