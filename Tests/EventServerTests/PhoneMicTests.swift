@@ -121,6 +121,29 @@ struct PhoneMicTests {
         #expect(singers.contains { $0["name"] as? String == "Ann" && $0["source"] as? String == "phone" })
     }
 
+    @Test func aWobblingStampKeepsTheStreamContiguous() throws {
+        let room = try PhoneRoom()
+        defer { room.stop() }
+        let (client, seat) = try room.seatedClient(name: "Wob")
+        let slot = try #require(seat["slot"] as? Int)
+        let phone = room.phones.slots[slot]
+        var reader = phone.channel.makeReader()
+        try client.sendText(#"{"type":"phoneClockOffset","offset":0.5,"rtt":0.002}"#)
+        #expect(waitUntil { phone.clockOffset == 0.5 })
+        // 1 sample late, then 2 early: a page's clock mapping wobbling; nothing is dropped or inserted.
+        for index: UInt64 in [48_000, 48_481, 48_958] { try client.sendFrame(opcode: 2, payload: frame(seat: slot, index: index)) }
+        // 40 ms later than expected: a real gap, filled with silence.
+        try client.sendFrame(opcode: 2, payload: frame(seat: slot, index: 48_000 + 3 * 480 + 960))
+        #expect(waitUntil { phone.frames == 4 })
+        var buffer = [Float](repeating: 0, count: 16_384)
+        var total = 0
+        #expect(waitUntil {
+            total += buffer.withUnsafeMutableBufferPointer { reader.read(into: $0).count }
+            return total >= 2 * (4 * 480 + 960)
+        })
+        #expect(total == 2 * (4 * 480 + 960))
+    }
+
     @Test func aMalformedOrOversizedFrameClosesOnlyItsSender() throws {
         let room = try PhoneRoom()
         defer { room.stop() }

@@ -40,7 +40,7 @@ nameInput.value = params.get('name') || localStorage.getItem('phoneMicName') || 
 
 const mic = {
   stream: null, context: null, node: null, seat: null, token: null, wakeLock: null,
-  pings: [], pingTimer: null, offset: null, sentFrames: 0, sentBytes: 0, droppedFrames: 0, wasPlaying: false,
+  pings: [], pingTimer: null, offset: null, nextIndex: null, sentFrames: 0, sentBytes: 0, droppedFrames: 0, wasPlaying: false,
 };
 window.phoneMic = mic; // for the browser console and tests
 
@@ -86,13 +86,10 @@ async function start() {
     mic.node = new AudioWorkletNode(mic.context, 'phone-mic-capture', { numberOfOutputs: 1 });
     const silent = mic.context.createGain();
     silent.gain.value = 0;
-    let input = source;
-    if (testDelay > 0) {
-      input = mic.context.createDelay(1);
-      input.delayTime.value = testDelay;
-      source.connect(input);
-    }
-    input.connect(mic.node).connect(silent).connect(mic.context.destination);
+    // Zero unless `testDelayMs` is set: a measurement aid (window.phoneMic.delay can be changed live).
+    mic.delay = mic.context.createDelay(1);
+    mic.delay.delayTime.value = testDelay;
+    source.connect(mic.delay).connect(mic.node).connect(silent).connect(mic.context.destination);
     mic.node.port.onmessage = (event) => sendFrame(event.data);
     if (mic.context.state !== 'running') await mic.context.resume();
   } catch (error) {
@@ -117,7 +114,11 @@ function requestSeat() {
 
 function sendFrame({ index, pcm }) {
   const ws = connection().ws;
-  const steadyIndex = Math.round((index / RATE + contextToPerf()) * RATE);
+  // Consecutive frames stay contiguous (a sample dropped or repeated would click in the
+  // detector's spectrum); only a real slip (over 5 ms) moves the index.
+  let steadyIndex = Math.round((index / RATE + contextToPerf()) * RATE);
+  if (mic.nextIndex !== null && Math.abs(steadyIndex - mic.nextIndex) <= 0.005 * RATE) steadyIndex = mic.nextIndex;
+  mic.nextIndex = steadyIndex + pcm.byteLength / 2;
   if (mic.seat === null || !ws || ws.readyState !== WebSocket.OPEN) return;
   // A stalled network: drop rather than queue (the server marks the gap; old audio is useless).
   if (ws.bufferedAmount > 32 * 1024) { mic.droppedFrames++; return; }
@@ -185,7 +186,7 @@ function stop(release = true) {
   mic.context?.close();
   mic.wakeLock?.release().catch(() => {});
   clock.perfMinusContext = null;
-  Object.assign(mic, { stream: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null });
+  Object.assign(mic, { stream: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null, nextIndex: null });
   startButton.hidden = false;
   startButton.disabled = false;
   stopButton.hidden = true;

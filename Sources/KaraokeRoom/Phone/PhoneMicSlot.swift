@@ -20,6 +20,8 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     public static let sampleRate = 2 * frameRate
     /// Longest gap filled with silence; a longer one (a reconnect) starts a new stamp.
     static let maxFilledGap: UInt64 = UInt64(frameRate / 2)
+    /// Index differences up to 2 ms are taken as the same stream position.
+    static let jitterSamples: UInt64 = UInt64(frameRate * 0.002)
 
     private let seatedFlag = Atomic<Bool>(false)
     private let teeing = Atomic<Bool>(false)
@@ -108,6 +110,11 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
         var index = frame.sampleIndex
         var skip = 0
         if let expected = nextIndex {
+            // A page's stamp may wobble by a sample or two (clock mapping): keep the stream
+            // contiguous rather than drop or insert samples, which would click.
+            if index != expected, index + Self.jitterSamples >= expected, index <= expected + Self.jitterSamples {
+                index = expected
+            }
             if index + UInt64(count) <= expected { return }  // a repeat
             if index < expected {
                 skip = Int(expected - index)  // overlaps what we have: keep the new part
