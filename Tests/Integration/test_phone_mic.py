@@ -215,6 +215,7 @@ def test_calibration_measures_a_known_phone_delay(room_audio, singing_song, tmp_
         start_phone(page, server, "Ann", button=True)
         host = Host(server)
         host.read_in_background()
+        time.sleep(10)  # a fresh capture's browser buffering settles first (docs/phone-mics.md)
         first = calibrate_phone(page)
         page.execute_script("window.phoneMic.delay.delayTime.value = 0.15")
         slow = calibrate_phone(page)

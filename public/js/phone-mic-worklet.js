@@ -1,5 +1,5 @@
 // Captures the phone's microphone for the room: mono, resampled to 24 kHz when the context
-// runs at another rate, cut into 20 ms frames of 16-bit samples, each with the index (on the
+// runs at another rate, cut into 10 ms frames of 16-bit samples, each with the index (on the
 // context's audio clock, at 24 kHz) of its first sample. Posted to the page, which sends them.
 const TARGET_RATE = 24000;
 const FRAME = 240; // 10 ms: the detector sees a sound 10 ms sooner than with 20 ms frames
