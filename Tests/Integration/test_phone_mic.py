@@ -202,7 +202,7 @@ def calibrate_phone(driver):
     result = wait(driver, lambda d: d.execute_script("return window.calibrated"), timeout=30)
     assert result.get("delayMs") is not None, result
     shown = driver.find_element("id", "phone-mic-delay").text
-    assert f"{round(result['delayMs'])} ms" in shown, shown
+    assert f"{int(result['delayMs'] + 0.5)} ms" in shown, shown  # JS Math.round
     return result["delayMs"]
 
 

@@ -11,9 +11,11 @@ struct PhoneCalibrator {
     var output: String?
     var slot: PhoneMicSlot
     /// More clicks than for a PulseAudio mic: a phone's browser may slip its audio clock now
-    /// and then, and the median of 12 shrugs off a few clicks heard across a slip.
-    var clicks = 12
-    var period = 0.5
+    /// and then, and the median of 10 shrugs off a few clicks heard across a slip. A longer
+    /// period: a click is matched to the one before it, so delays up to period − 0.1 s are
+    /// measurable, and a phone's path (browser buffering, Wi-Fi) can pass 0.4 s.
+    var clicks = 10
+    var period = 0.8
 
     func run() throws -> InputCalibration {
         guard slot.clockOffset != nil else {

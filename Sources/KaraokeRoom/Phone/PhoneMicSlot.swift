@@ -31,6 +31,10 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     /// How late the newest frame arrived beyond the best seen (network and buffering), seconds.
     private let excessLatenessBits = Atomic<UInt64>(0)
     private let framesReceived = Atomic<Int>(0)
+    /// Stream discontinuities: gaps filled with silence, overlaps cut, gaps too long to fill.
+    private let filledGaps = Atomic<Int>(0)
+    private let overlaps = Atomic<Int>(0)
+    private let restarts = Atomic<Int>(0)
     private let bytesReceived = Atomic<Int>(0)
     // Producer (service thread) state.
     private var nextIndex: UInt64?
@@ -81,6 +85,11 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     public var lastArrival: Double { Double(bitPattern: lastArrivalBits.load(ordering: .acquiring)) }
     public var excessLateness: Double { Double(bitPattern: excessLatenessBits.load(ordering: .acquiring)) }
     public var frames: Int { framesReceived.load(ordering: .relaxed) }
+    /// What the stream looked like, for the log when a seat is given up.
+    public var streamSummary: String {
+        "\(frames) frames, \(filledGaps.load(ordering: .relaxed)) gaps filled, \(overlaps.load(ordering: .relaxed)) overlaps cut, "
+            + "\(restarts.load(ordering: .relaxed)) long gaps, \(channel.overruns) samples overrun"
+    }
     public var bytes: Int { bytesReceived.load(ordering: .relaxed) }
 
     /// Network status by AllKaraoke's thresholds: "lost" after 1.5 s without audio, "unstable"
@@ -119,10 +128,13 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
             if index < expected {
                 skip = Int(expected - index)  // overlaps what we have: keep the new part
                 index = expected
+                overlaps.add(1, ordering: .relaxed)
             } else if index > expected, index - expected <= Self.maxFilledGap {
                 fill(silence: Int(index - expected), firstIndex: expected, offset: offset, rate: rate)
+                filledGaps.add(1, ordering: .relaxed)
             } else if index > expected {
                 upsampler.reset()  // a long gap: start afresh rather than ring across it
+                restarts.add(1, ordering: .relaxed)
             }
         }
         // Lateness: arrival minus when its last sample was captured (clock-sync mapped).

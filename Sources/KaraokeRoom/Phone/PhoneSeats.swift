@@ -188,6 +188,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             sender(PhoneMicEvent.released(reason: reason).message(), client)
         }
         slots[slot].setSeated(false)
+        room.logPhone("phone singer \(holder.name) gave up seat \(firstSinger + slot + 1) (\(reason)): \(slots[slot].streamSummary)")
         let singer = firstSinger + slot
         session?.seatChanged(singer: singer, seat: nil)
         room.phoneSeatGiven(singer: singer)

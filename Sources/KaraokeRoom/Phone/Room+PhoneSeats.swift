@@ -13,6 +13,8 @@ extension Room {
         }
     }
 
+    func logPhone(_ message: String) { logger.info("\(message)") }
+
     func phoneSeatGiven(singer: Int) {
         queue.async { [self] in
             settings.singers.removeAll { $0.singer == singer && $0.source == "phone" }
