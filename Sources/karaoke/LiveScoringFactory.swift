@@ -20,20 +20,25 @@ enum LiveScoringFactory {
     struct Live {
         let session: LiveRoomSession
         let captures: [CaptureEngine]
-        /// Each singer's PulseAudio source (nil = the default source), singer i at index i.
+        /// Each PulseAudio singer's source (nil = the default source), singer i at index i.
         let sources: [String?]
+        /// The phone singer seats (singers after the PulseAudio ones); the server's delegate.
+        let phones: PhoneSeats
 
         func close() {
+            phones.close()
             session.close()
             captures.forEach { $0.close() }
         }
     }
 
-    static func make(sources: [String], channels: MicChannels, engine: PlaybackEngine, room: Room,
-                     store: ScoreStore?, options: LiveRoomSession.Options, logger: Logger) throws -> Live {
+    /// - Parameter pulse: false for `--no-mic`: phone singers only, no PulseAudio microphone opened.
+    static func make(sources: [String], channels: MicChannels, pulse: Bool = true, engine: PlaybackEngine, room: Room,
+                     server: EventServer, store: ScoreStore?, options: LiveRoomSession.Options,
+                     logger: Logger) throws -> Live {
         var captures: [CaptureEngine] = []
         var microphones: [LiveMicrophone] = []
-        let names: [String?] = sources.isEmpty ? [nil] : sources.map { $0 }
+        let names: [String?] = !pulse ? [] : sources.isEmpty ? [nil] : sources.map { $0 }
         for source in names {
             let layout: CaptureEngine.Layout = channels == .split ? .channelsAsSingers : .mono
             let capture: CaptureEngine
@@ -50,7 +55,11 @@ enum LiveScoringFactory {
             captures.append(capture)
             microphones += LiveMicrophone.all(of: capture, source: source)
         }
+        let phones = PhoneSeats(room: room, firstSinger: microphones.count) { [weak server] message, client in server?.send(message, to: client) }
+        let pulseSources = microphones.map(\.source)
+        microphones += phones.slots.map { LiveMicrophone(phone: $0) }
         let session = LiveRoomSession(microphones: microphones, clock: engine.clock, backing: engine.renderedOutput, sink: room, store: store, options: options)
-        return Live(session: session, captures: captures, sources: microphones.map(\.source))
+        phones.attach(session: session)
+        return Live(session: session, captures: captures, sources: pulseSources, phones: phones)
     }
 }

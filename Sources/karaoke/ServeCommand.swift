@@ -53,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Mic delay in ms for singers with no calibration and no room setting (default 140).", valueName: "MS"))
     var micDelay: Double?
 
-    @Flag(help: "Play audio but score nobody (no microphone is opened).")
+    @Flag(help: "Open no PulseAudio microphone: only phone singers (the singer page's \"Sing with this phone\") are scored.")
     var noMic = false
 
     @Flag(help: "Hear yourself: play every microphone through the speakers from the start (the remote switches it per singer).")
@@ -155,14 +155,14 @@ struct ServeCommand: AsyncParsableCommand {
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
         var live: LiveScoringFactory.Live?
         let output = ProcessInfo.processInfo.environment["KARAOKE_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
-        if let engine = player as? PlaybackEngine, !noMic {
+        if let engine = player as? PlaybackEngine {
             var options = LiveRoomSession.Options()
             options.calibrationPath = (scores as NSString).appendingPathComponent("calibration.json")
             options.output = output
             if let micDelay { options.defaultMicDelay = micDelay / 1000 }
             do {
-                live = try LiveScoringFactory.make(sources: mic, channels: micChannels, engine: engine, room: room,
-                                                   store: store as ScoreStore?, options: options, logger: logger)
+                live = try LiveScoringFactory.make(sources: mic, channels: micChannels, pulse: !noMic, engine: engine, room: room,
+                                                   server: server, store: store as ScoreStore?, options: options, logger: logger)
             } catch {
                 logger.warning("\(error); the room plays without scoring (--no-mic to silence this)")
             }
@@ -185,7 +185,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         do {
-            try server.start(delegate: room.connectionHandler)
+            try server.start(delegate: live?.phones ?? room.connectionHandler)
         } catch {
             room.shutdown()
             throw ValidationError("\(error)")
@@ -193,7 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let bound = server.port
         print("karaoke: room \"\(room.options.name)\" with \(indexed.count) song(s) from \(songs)\(noAudio ? " (no audio)" : "")")
-        if let live { print("  scoring \(live.session.singerCount) singer(s) from \(mic.isEmpty ? "the default source" : mic.joined(separator: ", "))") }
+        if let live, !noMic { print("  scoring \(live.sources.count) singer(s) from \(mic.isEmpty ? "the default source" : mic.joined(separator: ", ")) and up to \(PhoneSeats.maxPhones) phones") }
         if let engine = player as? PlaybackEngine {
             for line in LatencyLines.lines(engine: engine, output: output, live: live) { print("  \(line)") }
         }

@@ -12,6 +12,15 @@ public struct InputCalibration: Codable, Sendable, Equatable {
     /// PulseAudio's own latency figures at the time, for reference.
     public var reportedInputLatency: Double?
     public var reportedOutputLatency: Double?
+
+    public init(delaySeconds: Double, clicks: Int, spreadSeconds: Double, reportedInputLatency: Double? = nil,
+                reportedOutputLatency: Double? = nil) {
+        self.delaySeconds = delaySeconds
+        self.clicks = clicks
+        self.spreadSeconds = spreadSeconds
+        self.reportedInputLatency = reportedInputLatency
+        self.reportedOutputLatency = reportedOutputLatency
+    }
 }
 
 public enum CalibrationError: Error, CustomStringConvertible {
@@ -41,7 +50,7 @@ public final class LatencyCalibrator {
     }
 
     /// 2 kHz bursts, 3 ms, Hann-shaped, every `period` s from `period` on.
-    static func clickTrack(period: Double, count: Int, rate: Double) -> [Float] {
+    public static func clickTrack(period: Double, count: Int, rate: Double) -> [Float] {
         let total = Int((Double(count + 1) * period + 0.5) * rate)
         var out = [Float](repeating: 0, count: total)
         let len = Int(0.003 * rate)
@@ -111,7 +120,7 @@ public final class LatencyCalibrator {
 
     /// Onsets above 30 % of the loudest sample, each mapped to the media time heard when it
     /// was captured; its delay is measured from the click just before (delays −0.1…period−0.1 s).
-    func clickDelays(samples: [Float], stamps: [(index: Int, time: Double)], rate: Double, clock: PlaybackClock) -> [Double] {
+    public func clickDelays(samples: [Float], stamps: [(index: Int, time: Double)], rate: Double, clock: PlaybackClock) -> [Double] {
         guard let peak = samples.map(abs).max(), peak > 0.01 else { return [] }
         let threshold = 0.3 * peak
         var delays: [Double] = []

@@ -21,7 +21,7 @@ public final class CaptureChannel: @unchecked Sendable {
     public let stamps: SPSCRingBuffer<CaptureStamp>
     private let overrunFrames = Atomic<Int>(0)
 
-    init(index: Int, sampleRate: Double, ringSeconds: Double) {
+    public init(index: Int, sampleRate: Double, ringSeconds: Double) {
         self.index = index
         self.sampleRate = sampleRate
         samples = SPSCRingBuffer(minimumCapacity: Int(sampleRate * ringSeconds), initialValue: 0)
@@ -30,7 +30,7 @@ public final class CaptureChannel: @unchecked Sendable {
 
     /// Samples dropped because the consumer fell behind by more than the ring holds.
     public var overruns: Int { overrunFrames.load(ordering: .relaxed) }
-    func countOverrun(_ n: Int) { overrunFrames.add(n, ordering: .relaxed) }
+    public func countOverrun(_ n: Int) { overrunFrames.add(n, ordering: .relaxed) }
 
     /// A reader that keeps track of frame numbers and capture times (one per consumer thread).
     /// It starts at the newest sample: audio captured before it was made is skipped.

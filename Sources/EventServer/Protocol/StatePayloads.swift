@@ -56,6 +56,12 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     public var effectiveMicDelayMs: Double?
     /// Where `effectiveMicDelayMs` comes from; nil exactly when it is nil.
     public var micDelaySource: MicDelaySource?
+    /// Where the singer's voice comes from: "phone" for a phone singer seat (the singer page as
+    /// a microphone); nil (absent) for a PulseAudio microphone.
+    public var source: String?
+    /// A phone seat's network: "ok", "unstable" (frames arriving over 500 ms late) or "lost"
+    /// (none for 1.5 s); nil for other seats.
+    public var phoneStatus: String?
 
     public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil, monitorWaiting: Bool? = nil,
                 inputLatencyMs: Double? = nil, effectiveMicDelayMs: Double? = nil, micDelaySource: MicDelaySource? = nil) {

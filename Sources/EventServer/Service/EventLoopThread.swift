@@ -21,6 +21,10 @@ final class EventLoopThread: @unchecked Sendable {
     private var budget = ConnectionBudget(limits: .init())
     /// Per-address message buckets, kept while the address has connections.
     private var addressLimiters: [String: RateLimiter] = [:]
+    /// Per-address audio frame buckets (phone microphones), kept while the address has connections.
+    private var audioLimiters: [String: RateLimiter] = [:]
+    /// Where phone audio goes; nil refuses every binary frame.
+    private let phoneAudio: PhoneAudioGate?
     /// The address of the connection just accepted, until lws creates its wsi.
     private var admittedAddress: String?
     private var logThrottle = LogThrottle()
@@ -53,6 +57,7 @@ final class EventLoopThread: @unchecked Sendable {
         self.configuration = configuration
         self.delegate = delegate
         self.logger = logger
+        phoneAudio = delegate.phoneAudio
         hosts = configuration.allowedHosts ?? HostAllowList.reachableNames(listenHost: configuration.host)
         originCheck = OriginCheck(allowedOrigins: configuration.allowedOrigins, hosts: hosts, port: configuration.port)
         publicPaths = PublicPathCheck(directory: configuration.publicDirectory, pageRoutes: configuration.pageRoutes)
@@ -219,7 +224,10 @@ final class EventLoopThread: @unchecked Sendable {
             let key = Int(bitPattern: wsi)
             if let address = budget.address(of: key) {
                 budget.remove(key)
-                if budget.count(of: address) == 0 { addressLimiters[address] = nil }
+                if budget.count(of: address) == 0 {
+                    addressLimiters[address] = nil
+                    audioLimiters[address] = nil
+                }
             }
             return 0
 
@@ -275,6 +283,9 @@ final class EventLoopThread: @unchecked Sendable {
 
     private func receive(_ connection: ClientConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         let wsi = connection.wsi
+        // Audio frames have their own size bound and per-address budget: 50 a second from a
+        // phone would drown the message rate limit, and a frame needs no JSON work.
+        if lws_frame_is_binary(wsi) != 0 { return receiveAudio(connection, input, length) }
         if connection.inbound.count + length > configuration.maxInboundMessageBytes {
             statistics.withLock { $0.oversizeCloses += 1 }
             return closeNow(wsi, status: LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
@@ -314,10 +325,6 @@ final class EventLoopThread: @unchecked Sendable {
             statistics.withLock { $0.rateLimitCloses += 1 }
             return closeNow(wsi, status: LWS_CLOSE_STATUS_POLICY_VIOLATION, reason: "flooding")
         }
-        if lws_frame_is_binary(wsi) != 0 {
-            delegate.client(connection.id, violated: .binaryFrame)
-            return 0
-        }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             delegate.client(connection.id, violated: .invalidText)
             return 0
@@ -325,6 +332,68 @@ final class EventLoopThread: @unchecked Sendable {
         delegate.client(connection.id, sent: text)
         return 0
     }
+
+    /// A binary frame: phone microphone audio (`PhoneAudioFrame`). Refused (and reported once a
+    /// second) from a client without a phone seat, which is closed if it keeps sending; a
+    /// malformed or oversized frame, or one for another seat, closes only that client.
+    private func receiveAudio(_ connection: ClientConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        let wsi = connection.wsi
+        if connection.inbound.count + length > PhoneAudioFrame.maxBytes {
+            statistics.withLock { $0.oversizeCloses += 1 }
+            return closeNow(wsi, status: LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+                            reason: "audio frame larger than \(PhoneAudioFrame.maxBytes) bytes")
+        }
+        if let input, length > 0 {
+            connection.inbound.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
+        defer { connection.inbound.removeAll(keepingCapacity: true) }
+        let now = MonotonicClock.now()
+        guard let grant = phoneAudio?.grant(for: connection.id) else {
+            connection.refusedAudioFrames += 1
+            if connection.refusedAudioFrames > Self.refusedAudioFramesBeforeClose {
+                log("audio", "client \(connection.id) keeps sending audio without a phone seat: disconnecting")
+                return closeNow(wsi, status: LWS_CLOSE_STATUS_POLICY_VIOLATION, reason: "audio without a phone singer seat")
+            }
+            if now - connection.audioRefusalReported >= 1 {
+                connection.audioRefusalReported = now
+                delegate.client(connection.id, violated: .binaryFrame)
+            }
+            return 0
+        }
+        connection.refusedAudioFrames = 0
+        return connection.inbound.withUnsafeBytes { bytes -> Int32 in
+            let frame: PhoneAudioFrame
+            do {
+                frame = try PhoneAudioFrame.parse(bytes)
+                if frame.seat != grant.seat { throw PhoneAudioFrameError.wrongSeat(sent: frame.seat, granted: grant.seat) }
+            } catch {
+                log("audio", "client \(connection.id): \(error): disconnecting")
+                return closeNow(wsi, status: LWS_CLOSE_STATUS_INVALID_PAYLOAD, reason: "\(error)")
+            }
+            if let address = budget.address(of: Int(bitPattern: wsi)), let gate = phoneAudio {
+                var limiter = audioLimiters[address] ?? RateLimiter(limits: gate.addressLimits, now: now)
+                let decision = limiter.admit(now: now)
+                audioLimiters[address] = limiter
+                switch decision {
+                case .allow: break
+                case .reject, .rejectQuietly:
+                    statistics.withLock { $0.rateLimitedMessages += 1 }
+                    return 0
+                case .disconnect:
+                    log("flood", "client \(connection.id) from \(address) floods audio frames: disconnecting")
+                    statistics.withLock { $0.rateLimitCloses += 1 }
+                    return closeNow(wsi, status: LWS_CLOSE_STATUS_POLICY_VIOLATION, reason: "audio flooding")
+                }
+            }
+            grant.receiver.receive(frame, samples: UnsafeRawBufferPointer(rebasing: bytes[PhoneAudioFrame.headerBytes...]))
+            return 0
+        }
+    }
+
+    /// Refused audio frames in a row (about 5 s of a phone's stream) before the sender is closed:
+    /// a phone whose seat was just released stops well within that.
+    private static let refusedAudioFramesBeforeClose = 250
 
     private func write(_ connection: ClientConnection) -> Int32 {
         connection.writeRequested = false

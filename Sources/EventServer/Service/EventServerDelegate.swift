@@ -21,7 +21,8 @@ public struct ClientInfo: Sendable, Equatable {
 public enum TransportViolation: Sendable, Equatable {
     /// More messages than the rate limit allows; the message was discarded.
     case rateLimited
-    /// A binary frame; the protocol is JSON text only.
+    /// A binary frame from a client that holds no phone singer seat (audio frames are the only
+    /// binary frames; see `PhoneAudioFrame`). The frame was discarded.
     case binaryFrame
     /// Not valid UTF-8.
     case invalidText
@@ -34,4 +35,11 @@ public protocol EventServerDelegate: AnyObject, Sendable {
     func client(_ id: ClientID, sent text: String)
     func client(_ id: ClientID, violated violation: TransportViolation)
     func clientDisconnected(_ id: ClientID)
+    /// Where phone microphone audio frames go (read once, when the server starts); nil
+    /// refuses every binary frame.
+    var phoneAudio: PhoneAudioGate? { get }
+}
+
+extension EventServerDelegate {
+    public var phoneAudio: PhoneAudioGate? { nil }
 }

@@ -14,6 +14,9 @@ final class ClientConnection {
     var writeRequested = false
     /// When the client was last told its address is over the shared limit.
     var addressReported = -Double.infinity
+    /// Audio frames refused in a row (no phone seat), and when the client was last told.
+    var refusedAudioFrames = 0
+    var audioRefusalReported = -Double.infinity
 
     init(id: ClientID, wsi: OpaquePointer, queueLimits: OutboundQueue.Limits, rateLimiter: RateLimiter) {
         self.id = id

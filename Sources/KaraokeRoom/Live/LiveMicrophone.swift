@@ -10,6 +10,8 @@ public struct LiveMicrophone: Sendable {
     public var inputLatency: @Sendable () -> Double?
     /// When the source was lost (nil: never known lost); lines sung then are stored marked.
     public var losses: InputLossLog?
+    /// A phone singer seat's audio path (the seat source is then "phone"); nil for a PulseAudio microphone.
+    public var phone: PhoneMicSlot?
 
     public init(channel: CaptureChannel, source: String?, inputLatency: @escaping @Sendable () -> Double? = { nil },
                 losses: InputLossLog? = nil) {
@@ -18,6 +20,19 @@ public struct LiveMicrophone: Sendable {
         self.inputLatency = inputLatency
         self.losses = losses
     }
+
+    /// A phone seat as a microphone: its ring, its lost spans; scored only while seated.
+    public init(phone: PhoneMicSlot) {
+        self.init(channel: phone.channel, source: nil, losses: phone.losses)
+        self.phone = phone
+    }
+
+    /// Whether a singer uses it now: a PulseAudio microphone always, a phone seat while taken.
+    public var isSeated: Bool { phone?.isSeated ?? true }
+
+    /// How far behind the clock lines may wait for its audio: a phone's frames cross a network
+    /// (jitter up to the 500 ms "unstable" mark must not close lines as silent).
+    var maximumLag: Double { phone == nil ? 0.25 : 0.6 }
 
     /// Every channel of `capture` as a microphone, its latency read from the engine.
     public static func all(of capture: CaptureEngine, source: String?) -> [LiveMicrophone] {

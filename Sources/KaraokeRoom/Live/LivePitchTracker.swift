@@ -26,6 +26,11 @@ public final class LivePitchTracker {
     /// How far behind the clock lines may still wait for frames: the detector runs about half
     /// a window behind the mic; beyond this the microphone is taken as silent (lost, muted).
     public var maximumLag = 0.25
+    /// Seconds by which this microphone's capture stamps run late (a phone: its stamps are the
+    /// time its browser handled the audio, its mic delay later than the sound): the bleed
+    /// reference is fetched that much earlier, so it leads the microphone as for a PulseAudio
+    /// mic and the suppressor's 0–250 ms search finds the bleed. Read by the pitch worker.
+    public var referenceShift: (@Sendable () -> Double)?
 
     /// - Parameter backing: what the room's speakers were fed (`PlaybackEngine.renderedOutput`);
     ///   nil analyses the microphone alone.
@@ -64,7 +69,7 @@ public final class LivePitchTracker {
             let rate = detector.sampleRate
             var reference: UnsafeBufferPointer<Float>?
             if let backing, let base = backingBuffer.baseAddress {
-                backing.fill(base, count: n, firstHostTime: captured)
+                backing.fill(base, count: n, firstHostTime: captured.map { $0 - (referenceShift?() ?? 0) })
                 reference = UnsafeBufferPointer(rebasing: backingBuffer[0..<n])
             }
             detector.process(UnsafeBufferPointer(rebasing: buffer[0..<n]), backing: reference) { frame in

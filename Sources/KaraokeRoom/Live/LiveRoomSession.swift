@@ -44,6 +44,13 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     /// Measured delay per source key; a Mutex rather than `queue` state because the room reads it
     /// for every `state` and must not wait behind a calibration running on `queue`.
     private let calibrated = Mutex<[String: Double]>([:])
+    /// Each phone singer's mic delay as its current run uses it (seconds): how late its stamps
+    /// run, for its bleed reference (`LivePitchTracker.referenceShift`); read by its worker.
+    private let phoneShifts = PhoneShifts()
+
+    private final class PhoneShifts: Sendable {
+        let values = Mutex<[Int: Double]>([:])
+    }
 
     /// - Parameter backing: what the room's speakers were fed (`PlaybackEngine.renderedOutput`):
     ///   the reference that removes the backing bleeding into the microphones; nil = none.
@@ -61,8 +68,18 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             samples: { [weak self] run, samples in self?.publishPitch(run, samples) },
             lines: { [weak self] run, lines in self?.publishLines(run, lines) },
             jumped: { [weak self] position in self?.clockJumped(to: position) })
-        workers = microphones.map { LiveSingerWorker(channel: $0.channel, clock: clock, backing: backing, pitchStride: options.pitchStride, output: output) }
+        var workers: [LiveSingerWorker] = []
+        for (singer, microphone) in microphones.enumerated() {
+            let shift = microphone.phone == nil ? nil : Self.phoneShift(singer: singer, shifts: phoneShifts, defaultDelay: options.defaultMicDelay)
+            workers.append(LiveSingerWorker(channel: microphone.channel, clock: clock, backing: backing, pitchStride: options.pitchStride,
+                                            output: output, maximumLag: microphone.maximumLag, referenceShift: shift))
+        }
+        self.workers = workers
         workers.forEach { $0.start() }
+    }
+
+    private static func phoneShift(singer: Int, shifts: PhoneShifts, defaultDelay: Double) -> @Sendable () -> Double {
+        { shifts.values.withLock { $0[singer] ?? defaultDelay } }
     }
 
     /// Singers scored: one per microphone channel.
@@ -114,13 +131,19 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     /// The room asks only while its track is not playing (the clicks must be heard alone).
     public func calibrate(singer: Int, done: @escaping @Sendable ((any Error)?) -> Void) throws {
         guard microphones.indices.contains(singer) else { throw LiveSessionError("no microphone for singer \(singer + 1)") }
-        let key = CalibrationStore.key(for: microphones[singer].source)
+        let phone = microphones[singer].phone
+        if let phone, !phone.isSeated { throw LiveSessionError("singer \(singer + 1) has no phone seated") }
         queue.async { [self] in
             let result: InputCalibration
+            let key = calibrationKey(singer: singer, seat: settings.singers.first { $0.singer == singer })
             do {
-                let measured = try LatencyCalibrator(output: options.output, inputs: [microphones[singer].source]).run()
-                guard let first = measured.values.first else { throw LiveSessionError("the calibrator measured nothing") }
-                result = first
+                if let phone {
+                    result = try PhoneCalibrator(output: options.output, slot: phone).run()
+                } else {
+                    let measured = try LatencyCalibrator(output: options.output, inputs: [microphones[singer].source]).run()
+                    guard let first = measured.values.first else { throw LiveSessionError("the calibrator measured nothing") }
+                    result = first
+                }
             } catch {
                 done(error)
                 return
@@ -146,7 +169,31 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
 
     public func microphone(singer: Int, seat: SingerPayload?) -> MicrophoneReport? {
         guard microphones.indices.contains(singer) else { return nil }
-        return MicrophoneReport(inputLatency: microphones[singer].inputLatency(), micDelay: micDelay(singer: singer, seat: seat))
+        let microphone = microphones[singer]
+        if let phone = microphone.phone {
+            guard phone.isSeated else { return nil }
+            return MicrophoneReport(inputLatency: nil, micDelay: micDelay(singer: singer, seat: seat),
+                                    phoneStatus: phone.status(now: HostClock.now()))
+        }
+        return MicrophoneReport(inputLatency: microphone.inputLatency(), micDelay: micDelay(singer: singer, seat: seat))
+    }
+
+    /// A phone seat was taken (`seat`) or given up (nil): only that singer's run changes. A
+    /// singer joining mid-song gets a practice run from the current position (lines before
+    /// it are not judged); one leaving ends its run (stored incomplete).
+    public func seatChanged(singer: Int, seat: SingerPayload?) {
+        queue.async { [self] in
+            guard workers.indices.contains(singer) else { return }
+            settings.singers.removeAll { $0.singer == singer }
+            if let seat {
+                settings.singers.append(seat)
+                settings.singers.sort { $0.singer < $1.singer }
+            }
+            endRuns(final: true, only: singer)
+            guard seat != nil, entry != nil else { return }
+            let position = clock.isRunning ? (clock.mediaTimeNow() ?? 0) : 0
+            startRuns(at: position, only: singer)
+        }
     }
 
     // MARK: - Runs (on `queue`)
@@ -160,14 +207,15 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         startRuns(at: position)
     }
 
-    private func startRuns(at position: Double) {
+    private func startRuns(at position: Double, only: Int? = nil) {
         guard let entry, let song = entry.song, !song.parts.isEmpty else { return }
-        for (singer, worker) in workers.enumerated() {
+        for (singer, worker) in workers.enumerated() where (only == nil || only == singer) && microphones[singer].isSeated {
             let seat = settings.singers.first { $0.singer == singer }
             let part = min(max(seat?.part ?? singer, 0), song.parts.count - 1)
             let configuration = ScoringConfiguration(
                 difficulty: Scoring.Difficulty(rawValue: settings.difficulty.rawValue) ?? .medium,
                 keyShift: settings.key, tempo: settings.tempo, micDelay: micDelay(singer: singer, seat: seat).seconds)
+            if microphones[singer].phone != nil { phoneShifts.values.withLock { $0[singer] = configuration.micDelay } }
             guard var reference = try? ReferencePart(song: song, partIndex: part, keyShift: settings.key) else { continue }
             let fromStart = position <= (reference.lines.first?.start ?? 0)
             reference.lines = reference.lines.filter { $0.start >= position - 0.05 }
@@ -184,8 +232,8 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     }
 
     /// Ends every current run: `final` publishes the final total; a run whose every line was judged is stored complete.
-    private func endRuns(final: Bool) {
-        for worker in workers {
+    private func endRuns(final: Bool, only: Int? = nil) {
+        for (singer, worker) in workers.enumerated() where only == nil || only == singer {
             // A run that judged no line leaves no row and no total.
             guard let old = worker.swap(nil), !old.session.lineResults.isEmpty else { continue }
             let total = old.session.result.total
@@ -196,9 +244,16 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
 
     /// Any thread (the room asks for its state; runs start on `queue`).
     private func micDelay(singer: Int, seat: SingerPayload?) -> EffectiveMicDelay {
-        let key = CalibrationStore.key(for: microphones[singer].source)
+        let key = calibrationKey(singer: singer, seat: seat)
         return EffectiveMicDelay.resolve(roomSettingMs: seat?.micDelayMs, calibrated: calibrated.withLock { $0[key] },
                                          defaultDelay: options.defaultMicDelay)
+    }
+
+    /// Where a singer's measured delay is kept: the PulseAudio source, or for a phone seat the
+    /// singer's name (a guest's phone comes back under the same name).
+    private func calibrationKey(singer: Int, seat: SingerPayload?) -> String {
+        if microphones[singer].phone != nil { return PhoneSeats.calibrationKey(name: seat?.name ?? "") }
+        return CalibrationStore.key(for: microphones[singer].source)
     }
 
     /// A worker saw the clock jump (an A–B loop, or a seek announced late): new runs from there.

@@ -28,9 +28,12 @@ final class LiveSingerWorker: @unchecked Sendable {
     /// Pitch frames seen so far (worker thread only), for the `pitchStride` thinning.
     private var frameCount = 0
 
-    init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap?, pitchStride: Int, output: Output) {
+    init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap?, pitchStride: Int, output: Output,
+         maximumLag: Double = 0.25, referenceShift: (@Sendable () -> Double)? = nil) {
         self.pitchStride = max(pitchStride, 1)
         tracker = LivePitchTracker(channel: channel, clock: clock, backing: backing)
+        tracker.maximumLag = maximumLag
+        tracker.referenceShift = referenceShift
         self.clock = clock
         self.output = output
     }

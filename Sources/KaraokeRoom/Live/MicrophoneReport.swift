@@ -5,10 +5,13 @@ public struct MicrophoneReport: Sendable, Equatable {
     /// The capture stream's measured input latency, seconds; nil until the sound server timed it.
     public var inputLatency: Double?
     public var micDelay: EffectiveMicDelay
+    /// A phone seat's network status ("ok", "unstable", "lost"); nil for other microphones.
+    public var phoneStatus: String?
 
-    public init(inputLatency: Double?, micDelay: EffectiveMicDelay) {
+    public init(inputLatency: Double?, micDelay: EffectiveMicDelay, phoneStatus: String? = nil) {
         self.inputLatency = inputLatency
         self.micDelay = micDelay
+        self.phoneStatus = phoneStatus
     }
 }
 
@@ -19,6 +22,7 @@ extension SingerPayload {
         singer.inputLatencyMs = report?.inputLatency?.stateMilliseconds
         singer.effectiveMicDelayMs = report?.micDelay.seconds.stateMilliseconds
         singer.micDelaySource = report?.micDelay.source
+        if let status = report?.phoneStatus { singer.phoneStatus = status }
         return singer
     }
 }

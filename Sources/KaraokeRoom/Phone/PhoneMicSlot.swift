@@ -1,0 +1,181 @@
+import AudioEngine
+import EventServer
+import Synchronization
+
+/// One phone microphone seat's audio path: frames from the WebSocket thread (the producer)
+/// → 16-bit samples to float → the lock-free `channel` ring with capture stamps, which the
+/// same `LivePitchTracker` as a PulseAudio mic reads. The phone's sample index becomes host
+/// time through the clock-sync offset; a gap of up to half a second (lost frames) is filled
+/// with silence so sample numbering stays continuous. Nothing here blocks or allocates per frame.
+public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
+    public let slot: Int
+    public let channel: CaptureChannel
+    /// While calibrating, frames are copied here too (the pitch worker owns `channel`'s reader).
+    public let calibrationChannel: CaptureChannel
+    /// Lost spans (no audio for 1.5 s, or frames arriving over 500 ms late): lines sung then are stored marked.
+    public let losses = InputLossLog()
+    /// What the phone sends, and what its ring holds after `HalfBandUpsampler` (the rate of a
+    /// PulseAudio microphone and of the bleed reference).
+    public static let frameRate = Double(PhoneAudioFrame.sampleRate)
+    public static let sampleRate = 2 * frameRate
+    /// Longest gap filled with silence; a longer one (a reconnect) starts a new stamp.
+    static let maxFilledGap: UInt64 = UInt64(frameRate / 2)
+    /// Index differences up to 2 ms are taken as the same stream position.
+    static let jitterSamples: UInt64 = UInt64(frameRate * 0.002)
+
+    private let seatedFlag = Atomic<Bool>(false)
+    private let teeing = Atomic<Bool>(false)
+    /// Host − phone audio clock (seconds), as bits; NaN until the page's first clock sync.
+    private let offsetBits = Atomic<UInt64>(Double.nan.bitPattern)
+    private let lastArrivalBits = Atomic<UInt64>(0)
+    /// How late the newest frame arrived beyond the best seen (network and buffering), seconds.
+    private let excessLatenessBits = Atomic<UInt64>(0)
+    private let framesReceived = Atomic<Int>(0)
+    /// Stream discontinuities: gaps filled with silence, overlaps cut, gaps too long to fill.
+    private let filledGaps = Atomic<Int>(0)
+    private let overlaps = Atomic<Int>(0)
+    private let restarts = Atomic<Int>(0)
+    private let bytesReceived = Atomic<Int>(0)
+    // Producer (service thread) state.
+    private var nextIndex: UInt64?
+    private var bestLateness = Double.infinity
+    private var bestLatenessAt = 0.0
+    private let scratch: UnsafeMutableBufferPointer<Float>
+    private let upsampled: UnsafeMutableBufferPointer<Float>
+    private var upsampler = HalfBandUpsampler()
+    private let resetRequested = Atomic<Bool>(false)
+
+    public init(slot: Int) {
+        self.slot = slot
+        channel = CaptureChannel(index: slot, sampleRate: Self.sampleRate, ringSeconds: 10)
+        calibrationChannel = CaptureChannel(index: slot, sampleRate: Self.sampleRate, ringSeconds: 10)
+        scratch = .allocate(capacity: max(PhoneAudioFrame.maxSamples, Int(Self.maxFilledGap)))
+        scratch.initialize(repeating: 0)
+        upsampled = .allocate(capacity: 2 * scratch.count)
+        upsampled.initialize(repeating: 0)
+    }
+
+    deinit {
+        scratch.deallocate()
+        upsampled.deallocate()
+    }
+
+    public var isSeated: Bool { seatedFlag.load(ordering: .acquiring) }
+    func setSeated(_ seated: Bool) {
+        seatedFlag.store(seated, ordering: .releasing)
+        if !seated { offsetBits.store(Double.nan.bitPattern, ordering: .releasing) }
+    }
+
+    /// The page's clock-sync result: host seconds = phone audio seconds + `offset`.
+    public func setClockOffset(_ offset: Double) {
+        guard offset.isFinite else { return }
+        offsetBits.store(offset.bitPattern, ordering: .releasing)
+    }
+    public var clockOffset: Double? {
+        let value = Double(bitPattern: offsetBits.load(ordering: .acquiring))
+        return value.isNaN ? nil : value
+    }
+
+    func setTeeing(_ on: Bool) {
+        if on { calibrationChannel.samples.skip(Int.max) }
+        teeing.store(on, ordering: .releasing)
+    }
+
+    /// Host time of the newest frame's arrival (0: none yet).
+    public var lastArrival: Double { Double(bitPattern: lastArrivalBits.load(ordering: .acquiring)) }
+    public var excessLateness: Double { Double(bitPattern: excessLatenessBits.load(ordering: .acquiring)) }
+    public var frames: Int { framesReceived.load(ordering: .relaxed) }
+    /// What the stream looked like, for the log when a seat is given up.
+    public var streamSummary: String {
+        "\(frames) frames, \(filledGaps.load(ordering: .relaxed)) gaps filled, \(overlaps.load(ordering: .relaxed)) overlaps cut, "
+            + "\(restarts.load(ordering: .relaxed)) long gaps, \(channel.overruns) samples overrun"
+    }
+    public var bytes: Int { bytesReceived.load(ordering: .relaxed) }
+
+    /// Network status by AllKaraoke's thresholds: "lost" after 1.5 s without audio, "unstable"
+    /// while frames arrive over 0.5 s later than the best seen; nil while not seated.
+    public func status(now: Double) -> String? {
+        guard isSeated else { return nil }
+        let last = lastArrival
+        if last == 0 || now - last > 1.5 { return "lost" }
+        return excessLateness > 0.5 ? "unstable" : "ok"
+    }
+
+    // MARK: - PhoneAudioReceiver (service thread)
+
+    public func receive(_ frame: PhoneAudioFrame, samples: UnsafeRawBufferPointer) {
+        let now = HostClock.now()
+        lastArrivalBits.store(now.bitPattern, ordering: .releasing)
+        framesReceived.add(1, ordering: .relaxed)
+        bytesReceived.add(PhoneAudioFrame.headerBytes + samples.count, ordering: .relaxed)
+        guard isSeated, let offset = clockOffset else { return }
+        if resetRequested.exchange(false, ordering: .acquiringAndReleasing) {
+            nextIndex = nil
+            bestLateness = .infinity
+            upsampler.reset()
+        }
+        let rate = Double(frame.sampleRate)
+        let count = frame.sampleCount
+        var index = frame.sampleIndex
+        var skip = 0
+        if let expected = nextIndex {
+            // A page's stamp may wobble by a sample or two (clock mapping): keep the stream
+            // contiguous rather than drop or insert samples, which would click.
+            if index != expected, index + Self.jitterSamples >= expected, index <= expected + Self.jitterSamples {
+                index = expected
+            }
+            if index + UInt64(count) <= expected { return }  // a repeat
+            if index < expected {
+                skip = Int(expected - index)  // overlaps what we have: keep the new part
+                index = expected
+                overlaps.add(1, ordering: .relaxed)
+            } else if index > expected, index - expected <= Self.maxFilledGap {
+                fill(silence: Int(index - expected), firstIndex: expected, offset: offset, rate: rate)
+                filledGaps.add(1, ordering: .relaxed)
+            } else if index > expected {
+                upsampler.reset()  // a long gap: start afresh rather than ring across it
+                restarts.add(1, ordering: .relaxed)
+            }
+        }
+        // Lateness: arrival minus when its last sample was captured (clock-sync mapped).
+        let captured = Double(frame.sampleIndex + UInt64(count)) / rate + offset
+        let lateness = now - captured
+        if lateness < bestLateness || now - bestLatenessAt > 30 {
+            bestLateness = lateness
+            bestLatenessAt = now
+        }
+        excessLatenessBits.store(max(0, lateness - bestLateness).bitPattern, ordering: .releasing)
+        let n = count - skip
+        for i in 0..<n {
+            let raw = samples.loadUnaligned(fromByteOffset: 2 * (skip + i), as: Int16.self)
+            scratch[i] = Float(Int16(littleEndian: raw)) / 32768
+        }
+        write(n, firstIndex: index, offset: offset, rate: rate)
+    }
+
+    private func fill(silence count: Int, firstIndex: UInt64, offset: Double, rate: Double) {
+        UnsafeMutableBufferPointer(rebasing: scratch[0..<count]).update(repeating: 0)
+        write(count, firstIndex: firstIndex, offset: offset, rate: rate)
+    }
+
+    private func write(_ n: Int, firstIndex: UInt64, offset: Double, rate: Double) {
+        guard let out = upsampled.baseAddress else { return }
+        upsampler.process(UnsafeBufferPointer(rebasing: scratch[0..<n]), into: out)
+        let block = UnsafeBufferPointer(rebasing: upsampled[0..<(2 * n)])
+        // The upsampler's output lags its input by `delay` phone samples.
+        let host = (Double(firstIndex) - Double(HalfBandUpsampler.delay)) / rate + offset
+        Self.append(block, hostTime: host, to: channel)
+        if teeing.load(ordering: .acquiring) { Self.append(block, hostTime: host, to: calibrationChannel) }
+        nextIndex = firstIndex + UInt64(n)
+    }
+
+    private static func append(_ block: UnsafeBufferPointer<Float>, hostTime: Double, to target: CaptureChannel) {
+        _ = target.stamps.write(CaptureStamp(frame: Int64(target.samples.totalWritten), hostTime: hostTime))
+        let written = target.samples.write(block)
+        if written < block.count { target.countOverrun(block.count - written) }
+    }
+
+    /// Forget the stream position at the next frame (a new seat holder, or a reconnect with a
+    /// fresh audio clock): the producer owns that state, so it is only asked.
+    func resetStream() { resetRequested.store(true, ordering: .releasing) }
+}

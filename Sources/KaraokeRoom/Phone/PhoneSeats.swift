@@ -1,0 +1,248 @@
+import AudioEngine
+import Dispatch
+import EventServer
+import Foundation
+
+/// The room's phone singer seats (up to `maxPhones`): who holds which, the audio gate that lets
+/// only seat holders send audio frames, clock sync and calibration requests. It sits in front
+/// of the room's connection handler: the phone messages (`PhoneMicCommand`) stop here, every
+/// other message goes on to the room unchanged.
+///
+/// Phone slot k is room singer `firstSinger + k` (after the PulseAudio microphones). A seat
+/// survives its holder's disconnect for `resumeWindow` seconds: the page reconnects and sends
+/// its `token` to take it back (a network blip loses no seat). Seat state lives on `queue`;
+/// clock pings are answered on the service thread at once (their receive time is the point).
+public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
+    public static let maxPhones = 8
+    /// Seats one address may hold (phones are on the LAN, each its own address); the server's
+    /// own machine (loopback) is not limited, so a host can test several pages.
+    public static let seatsPerAddress = 2
+    public static let resumeWindow = 60.0
+
+    /// The calibration store key for a phone singer.
+    public static func calibrationKey(name: String) -> String { "phone:" + name }
+
+    public let slots: [PhoneMicSlot]
+    public let firstSinger: Int
+    public let phoneAudio: PhoneAudioGate?
+    private let gate = PhoneAudioGate()
+    private let inner: any EventServerDelegate
+    private let room: Room
+    private weak var session: LiveRoomSession?
+    /// Sends a message to one client (the event server's `send`).
+    public typealias Sender = @Sendable (OutboundMessage, ClientID) -> Void
+    private let sender: Sender
+    private let queue = DispatchQueue(label: "karaoke.phone-seats")
+    private var timer: (any DispatchSourceTimer)?
+
+    private struct Holder {
+        var client: ClientID?
+        var token: String
+        var name: String
+        var part: Int
+        var address: String
+        var leftAt: Double?
+        var status: String?
+    }
+    // On `queue`.
+    private var holders: [Int: Holder] = [:]
+    private var addresses: [ClientID: String] = [:]
+
+    public init(room: Room, firstSinger: Int, send: @escaping Sender) {
+        self.room = room
+        sender = send
+        self.firstSinger = firstSinger
+        inner = room.connectionHandler
+        slots = (0..<Self.maxPhones).map { PhoneMicSlot(slot: $0) }
+        phoneAudio = gate
+    }
+
+    /// The live session that scores the seats (its microphones `firstSinger…` are `slots`).
+    public func attach(session: LiveRoomSession) {
+        self.session = session
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + 0.25, repeating: 0.25, leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in self?.watch() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    public func close() {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    // MARK: - EventServerDelegate (service thread)
+
+    public func clientConnected(_ client: ClientInfo) {
+        queue.async { [self] in addresses[client.id] = client.address }
+        inner.clientConnected(client)
+    }
+
+    public func client(_ id: ClientID, sent text: String) {
+        guard let command = PhoneMicCommand.decode(text) else {
+            inner.client(id, sent: text)
+            return
+        }
+        if command.type == "phoneClock" {
+            let t1 = HostClock.now()
+            guard let t0 = command.t0, t0.isFinite else { return refuse(id, "phoneClock needs a numeric t0") }
+            sender(PhoneMicEvent.clock(t0: t0, t1: t1).message(), id)
+            return
+        }
+        queue.async { [self] in handle(command, from: id) }
+    }
+
+    public func client(_ id: ClientID, violated violation: TransportViolation) {
+        if violation == .binaryFrame {
+            refuse(id, "audio frames need a phone singer seat: send phoneMic first", code: "audioRefused")
+            return
+        }
+        inner.client(id, violated: violation)
+    }
+
+    public func clientDisconnected(_ id: ClientID) {
+        gate.revoke(id)
+        queue.async { [self] in
+            addresses[id] = nil
+            for (slot, holder) in holders where holder.client == id {
+                holders[slot]?.client = nil
+                holders[slot]?.leftAt = HostClock.now()
+            }
+        }
+        inner.clientDisconnected(id)
+    }
+
+    // MARK: - Seats (on `queue`)
+
+    private func handle(_ command: PhoneMicCommand, from id: ClientID) {
+        switch command.type {
+        case "phoneMic": take(command, from: id)
+        case "phoneMicRelease":
+            if let slot = slot(of: id) { release(slot, reason: "released") }
+        case "phoneClockOffset":
+            guard let slot = slot(of: id) else { return refuse(id, "phoneClockOffset needs a phone seat", code: "noSeat") }
+            guard let offset = command.offset, offset.isFinite, let rtt = command.rtt, rtt >= 0, rtt < 5 else {
+                return refuse(id, "phoneClockOffset needs a finite offset and a round trip of 0…5 s")
+            }
+            slots[slot].setClockOffset(offset)
+        case "phoneMicCalibrate":
+            guard let slot = slot(of: id) else { return refuse(id, "phoneMicCalibrate needs a phone seat", code: "noSeat") }
+            let singer = firstSinger + slot
+            let sender = sender
+            room.calibratePhone(singer: singer) { delay, error in
+                sender(PhoneMicEvent.calibrated(delayMs: delay.map { ($0 * 10000).rounded() / 10 }, error: error).message(), id)
+            }
+        default: break
+        }
+    }
+
+    private func take(_ command: PhoneMicCommand, from id: ClientID) {
+        guard let address = addresses[id] else { return }
+        let name = Self.cleanName(command.name)
+        let part = min(max(command.part ?? 0, 0), 7)
+        if let token = command.resume, let (slot, holder) = holders.first(where: { $0.value.token == token }) {
+            if let old = holder.client, old != id { gate.revoke(old) }
+            holders[slot]?.client = id
+            holders[slot]?.leftAt = nil
+            grant(slot, to: id, holder: holders[slot]!, changed: false)
+            return
+        }
+        if let slot = slot(of: id) { release(slot, reason: "replaced") }
+        guard name != nil || command.name == nil else {
+            return refuse(id, "a singer name is 1–40 characters", code: "badArguments")
+        }
+        if !Self.isLoopback(address), holders.values.filter({ $0.address == address }).count >= Self.seatsPerAddress {
+            return refuse(id, "this address already holds \(Self.seatsPerAddress) phone seats", code: "phoneSeatsFull")
+        }
+        guard let slot = (0..<Self.maxPhones).first(where: { holders[$0] == nil }) else {
+            return refuse(id, "all \(Self.maxPhones) phone seats are taken", code: "phoneSeatsFull")
+        }
+        let holder = Holder(client: id, token: Self.token(), name: name ?? "Phone \(slot + 1)", part: part, address: address)
+        holders[slot] = holder
+        grant(slot, to: id, holder: holder, changed: true)
+    }
+
+    private func grant(_ slot: Int, to id: ClientID, holder: Holder, changed: Bool) {
+        let phone = slots[slot]
+        phone.resetStream()
+        phone.setSeated(true)
+        gate.grant(id, seat: slot, receiver: phone)
+        let singer = firstSinger + slot
+        if changed {
+            var seat = SingerPayload(singer: singer, name: holder.name, part: holder.part, micDelayMs: 0)
+            seat.source = "phone"
+            room.phoneSeatTaken(seat)
+            session?.seatChanged(singer: singer, seat: seat)
+        }
+        sender(PhoneMicEvent.seat(slot: slot, singer: singer, name: holder.name, part: holder.part, token: holder.token,
+                                  sampleRate: Int(PhoneAudioFrame.sampleRate)).message(), id)
+    }
+
+    private func release(_ slot: Int, reason: String) {
+        guard let holder = holders.removeValue(forKey: slot) else { return }
+        if let client = holder.client {
+            gate.revoke(client)
+            sender(PhoneMicEvent.released(reason: reason).message(), client)
+        }
+        slots[slot].setSeated(false)
+        room.logPhone("phone singer \(holder.name) gave up seat \(firstSinger + slot + 1) (\(reason)): \(slots[slot].streamSummary)")
+        let singer = firstSinger + slot
+        session?.seatChanged(singer: singer, seat: nil)
+        room.phoneSeatGiven(singer: singer)
+    }
+
+    private func slot(of id: ClientID) -> Int? {
+        holders.first { $0.value.client == id }?.key
+    }
+
+    /// Every 250 ms: network status per seat (lost spans marked for the lines sung then), seats
+    /// whose holder did not come back released, and a `state` when a status changed.
+    private func watch() {
+        let now = HostClock.now()
+        var changed = false
+        var changes: [(name: String, status: String?)] = []
+        for (slot, holder) in holders {
+            if let left = holder.leftAt, now - left > Self.resumeWindow {
+                release(slot, reason: "not back within \(Int(Self.resumeWindow)) s")
+                changed = true
+                continue
+            }
+            let phone = slots[slot]
+            let status = phone.status(now: now)
+            switch status {
+            case "lost": phone.losses.markLost(at: max(phone.lastArrival, now - 1.5))
+            case "unstable": phone.losses.markLost(at: now - phone.excessLateness)
+            default: phone.losses.markRestored(at: now)
+            }
+            if status != holder.status {
+                holders[slot]?.status = status
+                changes.append((holder.name, status))
+                changed = true
+            }
+        }
+        if changed { room.phoneStatusChanged(changes) }
+    }
+
+    private func refuse(_ id: ClientID, _ message: String, code: String = "badArguments") {
+        sender(ServerEvent.error(ErrorPayload(code: code, message: message, command: nil, id: nil)).message(), id)
+    }
+
+    static func cleanName(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).filter { !$0.isNewline && $0.asciiValue.map { $0 >= 32 } ?? true }
+        guard !name.isEmpty, name.count <= 40 else { return nil }
+        return name
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address == "0:0:0:0::/64"
+    }
+
+    private static func token() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}

@@ -1,0 +1,264 @@
+// "Sing with this phone": the singer page as a room microphone. Asks for the mic with echo
+// cancellation, noise suppression and auto gain OFF (they bend pitch), captures 24 kHz mono in
+// an AudioWorklet and streams binary frames over the page's own WebSocket
+// (window.karaoke.ws, the RoomConnection sing.js made). Clock sync pings map the phone's audio
+// clock to the server's; the seat survives a reconnect (resume token); Wake Lock keeps the
+// screen on while singing; the mic stops when the song ends. Protocol: docs/phone-mics.md.
+const RATE = 24000;
+const HEADER = 16;
+
+const panel = document.getElementById('phone-mic-panel');
+const params = new URLSearchParams(location.hash.replace(/^#/, '').replace(/^mic&?/, ''));
+const autoStart = /^#mic(&|$)/.test(location.hash);
+// `testDelayMs=N` delays the captured audio by N ms before it is stamped: a phone N ms slower
+// than this one, for measuring calibration (docs/phone-mics.md). Never set by the page itself.
+const testDelay = Math.min(Math.max(Number(params.get('testDelayMs')) || 0, 0), 1000) / 1000;
+
+panel.innerHTML = `
+  <div class="phone-mic" role="group" aria-label="phone microphone">
+    <input id="phone-mic-name" class="phone-mic-name" maxlength="40" placeholder="Your name" autocomplete="nickname">
+    <button id="use-phone-mic" type="button">Sing with this phone</button>
+    <button id="calibrate-phone-mic" type="button" hidden>Calibrate</button>
+    <button id="stop-phone-mic" type="button" hidden>Stop</button>
+    <span id="phone-mic-status" class="phone-mic-status" role="status"></span>
+    <span id="phone-mic-delay" class="phone-mic-delay"></span>
+  </div>`;
+// Sit just above the page's footer (time and progress), whatever its height.
+function placeAboveFooter() {
+  const footer = document.querySelector('footer');
+  panel.style.bottom = footer ? `${footer.offsetHeight}px` : '0';
+}
+placeAboveFooter();
+window.addEventListener('resize', placeAboveFooter);
+const nameInput = panel.querySelector('#phone-mic-name');
+const startButton = panel.querySelector('#use-phone-mic');
+const calibrateButton = panel.querySelector('#calibrate-phone-mic');
+const stopButton = panel.querySelector('#stop-phone-mic');
+const statusText = panel.querySelector('#phone-mic-status');
+const delayText = panel.querySelector('#phone-mic-delay');
+nameInput.value = params.get('name') || localStorage.getItem('phoneMicName') || '';
+
+const mic = {
+  stream: null, context: null, node: null, seat: null, token: null, wakeLock: null,
+  pings: [], pingTimer: null, offset: null, nextIndex: null, sentFrames: 0, sentBytes: 0, droppedFrames: 0, wasPlaying: false,
+};
+window.phoneMic = mic; // for the browser console and tests
+
+function connection() { return window.karaoke; }
+
+function show(text, kind = '') {
+  statusText.textContent = text;
+  statusText.dataset.kind = kind;
+}
+
+// Frames are stamped on the page's steady clock (performance.now), not the audio context's:
+// a context that misses render deadlines (a busy phone) falls behind real time, and its
+// sample count with it. Each frame's first sample is mapped context time → performance time
+// through getOutputTimestamp, smoothed, re-anchored at once when the context slips by > 5 ms.
+const clock = { perfMinusContext: null };
+
+function contextToPerf() {
+  const ts = mic.context.getOutputTimestamp ? mic.context.getOutputTimestamp() : null;
+  const now = ts && ts.performanceTime > 0 ? ts.performanceTime / 1000 - ts.contextTime
+    : performance.now() / 1000 - mic.context.currentTime;
+  if (clock.perfMinusContext === null || Math.abs(now - clock.perfMinusContext) > 0.005) clock.perfMinusContext = now;
+  else clock.perfMinusContext += 0.05 * (now - clock.perfMinusContext);
+  return clock.perfMinusContext;
+}
+
+function steadyNow() { return performance.now() / 1000; }
+
+async function start() {
+  const conn = connection();
+  if (!conn || mic.stream) return;
+  const name = nameInput.value.trim();
+  if (name) localStorage.setItem('phoneMicName', name);
+  startButton.disabled = true;
+  show('asking for the microphone…');
+  try {
+    mic.stream = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
+    });
+    try { mic.context = new AudioContext({ sampleRate: RATE, latencyHint: 'playback' }); }
+    catch { mic.context = new AudioContext({ latencyHint: 'playback' }); }
+    await mic.context.audioWorklet.addModule('/js/phone-mic-worklet.js');
+    const source = mic.context.createMediaStreamSource(mic.stream);
+    mic.node = new AudioWorkletNode(mic.context, 'phone-mic-capture', { numberOfOutputs: 1 });
+    const silent = mic.context.createGain();
+    silent.gain.value = 0;
+    // Zero unless `testDelayMs` is set: a measurement aid (window.phoneMic.delay can be changed live).
+    mic.delay = mic.context.createDelay(1);
+    mic.delay.delayTime.value = testDelay;
+    source.connect(mic.delay).connect(mic.node).connect(silent).connect(mic.context.destination);
+    mic.node.port.onmessage = (event) => sendFrame(event.data);
+    if (mic.context.state !== 'running') await mic.context.resume();
+  } catch (error) {
+    show(`microphone not available: ${error.message || error}`, 'error');
+    stop(false);
+    return;
+  }
+  requestSeat();
+  keepAwake();
+  startButton.hidden = true;
+  stopButton.hidden = false;
+  startButton.disabled = false;
+}
+
+function requestSeat() {
+  const args = { name: nameInput.value.trim() || undefined };
+  if (params.get('part')) args.part = Number(params.get('part'));
+  if (mic.token) args.resume = mic.token;
+  connection().send('phoneMic', args);
+  show(mic.token ? 'reconnecting…' : 'taking a seat…');
+}
+
+function sendFrame({ index, pcm }) {
+  const ws = connection().ws;
+  // Consecutive frames stay contiguous (a sample dropped or repeated would click in the
+  // detector's spectrum); only a real slip (over 5 ms) moves the index.
+  let steadyIndex = Math.round((index / RATE + contextToPerf()) * RATE);
+  if (mic.nextIndex !== null && Math.abs(steadyIndex - mic.nextIndex) <= 0.005 * RATE) steadyIndex = mic.nextIndex;
+  mic.nextIndex = steadyIndex + pcm.byteLength / 2;
+  if (mic.seat === null || !ws || ws.readyState !== WebSocket.OPEN) return;
+  // A stalled network: drop rather than queue (the server marks the gap; old audio is useless).
+  if (ws.bufferedAmount > 32 * 1024) { mic.droppedFrames++; return; }
+  const frame = new Uint8Array(HEADER + pcm.byteLength);
+  const view = new DataView(frame.buffer);
+  frame[0] = 0x4b; frame[1] = 0x4d; frame[2] = 1; frame[3] = mic.seat;
+  view.setBigUint64(4, BigInt(steadyIndex), true);
+  view.setUint32(12, RATE, true);
+  frame.set(new Uint8Array(pcm), HEADER);
+  ws.send(frame.buffer);
+  mic.sentFrames++;
+  mic.sentBytes += frame.byteLength;
+}
+
+// NTP-style: t0 (the page's steady clock, seconds) → server receive time t1 → back at t3.
+// The offset of the ping with the shortest round trip among the last 12 wins; pings over twice
+// the best round trip (+10 ms) are outliers. Every 250 ms for the first 3 s, then every 2 s
+// while seated (the two clocks drift apart by parts per million).
+function ping() {
+  if (!mic.context || mic.seat === null) return;
+  connection().send('phoneClock', { t0: steadyNow() });
+}
+
+function clockReply(message) {
+  if (!mic.context) return;
+  const t3 = steadyNow();
+  const rtt = t3 - message.t0;
+  if (!(rtt >= 0) || rtt > 5) return;
+  mic.pings.push({ offset: message.t1 - (message.t0 + t3) / 2, rtt });
+  if (mic.pings.length > 12) mic.pings.shift();
+  const best = Math.min(...mic.pings.map((p) => p.rtt));
+  const good = mic.pings.filter((p) => p.rtt <= 2 * best + 0.01);
+  const chosen = good.reduce((a, b) => (b.rtt < a.rtt ? b : a));
+  if (mic.offset === null || Math.abs(chosen.offset - mic.offset) > 0.0005) {
+    mic.offset = chosen.offset;
+    connection().send('phoneClockOffset', { offset: chosen.offset, rtt: chosen.rtt });
+  }
+}
+
+function schedulePings() {
+  clearTimeout(mic.pingTimer);
+  let count = 0;
+  const next = () => {
+    ping();
+    count++;
+    mic.pingTimer = setTimeout(next, count < 12 ? 250 : 2000);
+  };
+  next();
+}
+
+async function keepAwake() {
+  try {
+    if ('wakeLock' in navigator && !mic.wakeLock) {
+      mic.wakeLock = await navigator.wakeLock.request('screen');
+      mic.wakeLock.addEventListener('release', () => { mic.wakeLock = null; });
+    }
+  } catch { /* not allowed (no user gesture, battery saver): singing works without it */ }
+}
+
+function stop(release = true) {
+  clearTimeout(mic.pingTimer);
+  if (release && mic.seat !== null) connection()?.send('phoneMicRelease');
+  mic.stream?.getTracks().forEach((t) => t.stop());
+  mic.node?.disconnect();
+  mic.context?.close();
+  mic.wakeLock?.release().catch(() => {});
+  clock.perfMinusContext = null;
+  Object.assign(mic, { stream: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null, nextIndex: null });
+  startButton.hidden = false;
+  startButton.disabled = false;
+  stopButton.hidden = true;
+  calibrateButton.hidden = true;
+  panel.classList.remove('singing');
+}
+
+function seated(message) {
+  mic.seat = message.slot;
+  mic.token = message.token;
+  mic.pings = [];
+  mic.offset = null;
+  panel.classList.add('singing');
+  calibrateButton.hidden = false;
+  show(`singing as ${message.name} (singer ${message.singer + 1})`, 'ok');
+  schedulePings();
+}
+
+function followState(state) {
+  if (mic.seat === null) return;
+  const me = (state.singers || []).find((s) => s.source === 'phone' && s.name && s.singer === mic.singerIndex);
+  const seat = me || (state.singers || []).find((s) => s.source === 'phone' && s.singer === mic.singerIndex);
+  if (seat) {
+    if (seat.effectiveMicDelayMs != null) {
+      delayText.textContent = `delay ${Math.round(seat.effectiveMicDelayMs)} ms${seat.micDelaySource === 'calibrated' ? ' (calibrated)' : ''}`;
+    }
+    if (seat.phoneStatus && seat.phoneStatus !== 'ok') show(`network ${seat.phoneStatus}`, seat.phoneStatus);
+    else if (statusText.dataset.kind !== 'ok' && statusText.dataset.kind !== 'calibrating') show(`singing as ${seat.name}`, 'ok');
+  }
+  // The song ended (played to its end, or stopped): the mic stops and the seat is given back.
+  if (mic.wasPlaying && state.transport === 'stopped') {
+    stop(true);
+    show('the song ended: microphone off');
+  }
+  mic.wasPlaying = state.transport === 'playing';
+}
+
+function bind(conn) {
+  conn.on('phoneMicSeat', (message) => { mic.singerIndex = message.singer; seated(message); });
+  conn.on('phoneClock', clockReply);
+  conn.on('phoneMicReleased', (message) => { if (mic.stream) { stop(false); show(`seat released: ${message.reason}`); } });
+  conn.on('phoneMicCalibrated', (message) => {
+    calibrateButton.disabled = false;
+    if (message.delayMs != null) {
+      delayText.textContent = `delay ${Math.round(message.delayMs)} ms (calibrated)`;
+      show('calibrated', 'ok');
+    } else show(`calibration failed: ${message.error}`, 'error');
+  });
+  conn.on('error', (message) => {
+    if (['audioRefused', 'phoneSeatsFull', 'noSeat'].includes(message.code)) show(message.message, 'error');
+  });
+  conn.on('state', followState);
+  // A network blip: the new socket takes the same seat back with the token; audio resumes.
+  conn.on('status', ({ online }) => {
+    if (!mic.stream) return;
+    if (online) { mic.seat = null; requestSeat(); } else show('network lost: reconnecting…', 'lost');
+  });
+}
+
+startButton.addEventListener('click', start);
+stopButton.addEventListener('click', () => { stop(true); show('microphone off'); });
+calibrateButton.addEventListener('click', () => {
+  calibrateButton.disabled = true;
+  show('calibrating: keep the phone still near the speakers…', 'calibrating');
+  connection().send('phoneMicCalibrate');
+});
+document.addEventListener('visibilitychange', () => { if (mic.stream && document.visibilityState === 'visible') keepAwake(); });
+
+// sing.js makes the connection; modules run in order, but wait in case it is not there yet.
+(function attach(tries = 0) {
+  const conn = connection();
+  if (!conn) { if (tries < 100) setTimeout(() => attach(tries + 1), 50); return; }
+  bind(conn);
+  if (autoStart) start();
+})();
