@@ -114,7 +114,7 @@ public struct SongLibrary: Sendable {
             manifest = nil
         }
         guard let lyrics = lyricsName ?? Self.pickLyrics(files, id: (id as NSString).lastPathComponent) else {
-            entry.error = SongFileError(path: folder, line: nil, message: "no lyric file (\(lyricExtensions.map { "." + $0 }.joined(separator: ", ")))")
+            entry.error = SongFileError(path: folder, line: nil, message: "no lyric file (\(Self.lyricExtensions.map { "." + $0 }.joined(separator: ", ")))")
             return entry
         }
         let lyricsPath = (folder as NSString).appendingPathComponent(lyrics)
