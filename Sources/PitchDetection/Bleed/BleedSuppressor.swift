@@ -29,20 +29,17 @@ final class BleedSuppressor {
     private let fft: RealFFT
     private let window: UnsafePointer<Float>
     private let length: Int
-    private let crossRe: UnsafeMutablePointer<Float>
-    private let crossIm: UnsafeMutablePointer<Float>
-    private let backingPower: UnsafeMutablePointer<Float>
+    /// The bleed path over the backing's current and past frames.
+    private let path: ConvolutiveBleedPath
     private let tail: UnsafeMutablePointer<Float>
     private let cleaned: UnsafeMutablePointer<Float>
     /// The microphone's power before suppression and what is left of it (≥ 0), last frame.
     private let original: UnsafeMutablePointer<Float>
     private var active = false
-    /// Frames averaged since the path estimate (re)started, and the delay it was made for.
-    private var averaged = 0
+    /// The delay the path estimate was made for.
     private var pathDelay = -1
     private let tailDecay: Float
-    /// Per-bin scratch: the backing's power this frame and the path gain.
-    private let backingNow: UnsafeMutablePointer<Float>
+    /// Per-bin scratch: the path gain.
     private let gain: UnsafeMutablePointer<Float>
     /// Per band: the median path gain; scratch for finding it.
     private let bandMedian: UnsafeMutablePointer<Float>
@@ -50,7 +47,6 @@ final class BleedSuppressor {
     private let bandWidth: Int
     private let gainCeiling: Float
     private let tailWeight: Float
-    private let smoothing: Float
     private let overSubtraction: Float
     private let floor: Float
 
@@ -59,12 +55,10 @@ final class BleedSuppressor {
         self.window = window
         self.length = length
         let bins = fftSize / 2 + 1
-        crossRe = .allocate(capacity: bins)
-        crossIm = .allocate(capacity: bins)
-        backingPower = .allocate(capacity: bins)
-        crossRe.initialize(repeating: 0, count: bins)
-        crossIm.initialize(repeating: 0, count: bins)
-        backingPower.initialize(repeating: 0, count: bins)
+        path = ConvolutiveBleedPath(
+            bins: bins, lags: configuration.pathLags, smoothing: configuration.transferSmoothing,
+            ridge: Double(configuration.pathRidge), solveInterval: configuration.pathSolveInterval,
+            independence: Double(configuration.pathIndependence))
         tail = .allocate(capacity: bins)
         tail.initialize(repeating: 0, count: bins)
         cleaned = .allocate(capacity: bins)
@@ -72,8 +66,6 @@ final class BleedSuppressor {
         original = .allocate(capacity: bins)
         original.initialize(repeating: 0, count: bins)
         tailDecay = configuration.tailDecay
-        backingNow = .allocate(capacity: bins)
-        backingNow.initialize(repeating: 0, count: bins)
         gain = .allocate(capacity: bins)
         gain.initialize(repeating: 0, count: bins)
         gainCeiling = configuration.gainCeiling
@@ -84,19 +76,14 @@ final class BleedSuppressor {
         sortScratch = .allocate(capacity: bandWidth)
         sortScratch.initialize(repeating: 0, count: bandWidth)
         tailWeight = configuration.tailWeight
-        smoothing = configuration.transferSmoothing
         overSubtraction = configuration.overSubtraction
         floor = configuration.spectralFloor
     }
 
     deinit {
-        crossRe.deallocate()
-        crossIm.deallocate()
-        backingPower.deallocate()
         tail.deallocate()
         cleaned.deallocate()
         original.deallocate()
-        backingNow.deallocate()
         gain.deallocate()
         bandMedian.deallocate()
         sortScratch.deallocate()
@@ -117,7 +104,7 @@ final class BleedSuppressor {
             // frames soon outweigh them. Zeroing them left the first frames after the delay was
             // found with a one-frame estimate, which removes the voice with the bleed.
             pathDelay = delay
-            averaged = min(averaged, 10)
+            path.shortenMemory(to: 10)
         }
         let input = fft.input
         var energy: Float = 0
@@ -130,37 +117,26 @@ final class BleedSuppressor {
         active = energy > 1e-10
         guard active else { return }
         fft.forward()
-        // A plain running mean until the exponential memory is full: usable from the first
-        // frames, and no start-up bias towards zero.
-        averaged += 1
-        let a = min(smoothing, 1 - 1 / Float(averaged)), oneMinusA = 1 - a
+        path.update(backing: fft.spectrum, mic: micSpectrum)
         var bleedTotal: Float = 0
-        for k in 0..<fft.bins {
-            let (br, bi) = fft.spectrum[k]
-            let (mr, mi) = micSpectrum[k]
-            let pb = br * br + bi * bi
-            crossRe[k] = a * crossRe[k] + oneMinusA * (mr * br + mi * bi)
-            crossIm[k] = a * crossIm[k] + oneMinusA * (mi * br - mr * bi)
-            backingPower[k] = a * backingPower[k] + oneMinusA * pb
-            let sbb = backingPower[k]
-            backingNow[k] = pb
-            gain[k] = sbb > 1e-20 ? (crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]) / (sbb * sbb) : 0
-        }
+        for k in 0..<fft.bins { gain[k] = path.pathGain[k] }
         let d = tailDecay, oneMinusD = 1 - tailDecay
         let bins = fft.bins
         if gainCeiling > 0 { findBandMedians() }
         for k in 0..<bins {
             original[k] = micPower[k]
-            var g = gain[k]
+            let g = gain[k]
+            var scaleDown: Float = 1
             if gainCeiling > 0 {
                 // A voice holding one of the backing's notes stays coherent with it and inflates
                 // the gains at its harmonics; a loudspeaker through a room has a gain of about
                 // the same size across a band. The band's median ignores the few harmonic bins,
                 // where a mean (the earlier rule) was pulled up by them: a bleed-free recording
                 // lost a twentieth of its voiced frames to the voice "explaining" itself.
-                g = min(g, gainCeiling * bandMedian[min(k / bandWidth, bins / bandWidth)])
+                let ceiling = gainCeiling * bandMedian[min(k / bandWidth, bins / bandWidth)]
+                if g > ceiling { scaleDown = ceiling / g }
             }
-            let direct = g * backingNow[k]
+            let direct = path.predictedPower[k] * scaleDown
             tail[k] = d * tail[k] + oneMinusD * direct
             let bleedPower = direct + tailWeight * tail[k]
             bleedTotal += bleedPower
@@ -255,10 +231,7 @@ final class BleedSuppressor {
     }
 
     func reset() {
-        crossRe.update(repeating: 0, count: fft.bins)
-        crossIm.update(repeating: 0, count: fft.bins)
-        backingPower.update(repeating: 0, count: fft.bins)
-        averaged = 0
+        path.reset()
         pathDelay = -1
         tail.update(repeating: 0, count: fft.bins)
     }
