@@ -49,6 +49,7 @@ final class BleedSuppressor {
     private let tailWeight: Float
     private let overSubtraction: Float
     private let floor: Float
+    private let addedHarmonicVoiceShare: Float
 
     init(fftSize: Int, window: UnsafePointer<Float>, length: Int, configuration: BleedConfiguration) {
         fft = RealFFT(size: fftSize)
@@ -78,6 +79,7 @@ final class BleedSuppressor {
         tailWeight = configuration.tailWeight
         overSubtraction = configuration.overSubtraction
         floor = configuration.spectralFloor
+        addedHarmonicVoiceShare = configuration.addedHarmonicVoiceShare
     }
 
     deinit {
@@ -207,7 +209,32 @@ final class BleedSuppressor {
         guard active, short.lag > 0 else { return true }
         let multiple = Int((longer.lag / short.lag).rounded())
         guard multiple > 1 else { return true }
-        return 2 * addedHarmonicShare(lag: short.lag, multiple: multiple) >= longer.clarity - short.clarity
+        guard 2 * addedHarmonicShare(lag: short.lag, multiple: multiple) >= longer.clarity - short.clarity else { return false }
+        // The added harmonics must be the voice's, not what is left of the bleed: a sung note
+        // over the bass a twelfth under it (D4 over G2) shares the bass's period, and the rest of
+        // the bass's partials after subtraction made 3× the sung period look the more periodic.
+        return addedVoiceShare(lag: short.lag, multiple: multiple) >= addedHarmonicVoiceShare
+    }
+
+    /// At the harmonics `multiple × lag` adds to `lag`'s, the share of the microphone's power
+    /// that suppression left (1 when there is no power there).
+    private func addedVoiceShare(lag: Float, multiple: Int) -> Float {
+        let spacing = Float(fft.size) / (lag * Float(multiple))
+        let reach = min(2, Int(spacing / 4))
+        var left: Float = 0, all: Float = 0
+        var h = 1
+        while true {
+            let centre = Int((Float(h) * spacing).rounded())
+            if centre + reach >= fft.bins { break }
+            if h % multiple != 0 {
+                for k in max(0, centre - reach)...(centre + reach) {
+                    left += cleaned[k]
+                    all += original[k]
+                }
+            }
+            h += 1
+        }
+        return all > 0 ? left / all : 1
     }
 
     /// The share of the power left after suppression at the harmonics of `multiple × lag` that
