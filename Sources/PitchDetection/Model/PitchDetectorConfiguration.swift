@@ -75,7 +75,7 @@ public struct BleedConfiguration: Sendable, Equatable {
     public var pathRidge: Float = 0.01
     /// Independent observations per averaged frame, for the path's overfitting correction
     /// (`ConvolutiveBleedPath`: the share a fit explains by chance is n taps / N frames).
-    public var pathIndependence: Float = 0.5
+    public var pathIndependence: Float = 0.75
     /// The path filter is re-solved every this many frames (the statistics are updated every frame).
     public var pathSolveInterval: Int = 4
     /// A bin's bleed gain is capped at this multiple of the median gain of its band (1/16 of the spectrum)
