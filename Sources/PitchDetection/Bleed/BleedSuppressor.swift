@@ -43,6 +43,7 @@ final class BleedSuppressor {
     private let gain: UnsafeMutablePointer<Float>
     /// Per band: the median path gain; scratch for finding it.
     private let bandMedian: UnsafeMutablePointer<Float>
+    private let singleBandMedian: UnsafeMutablePointer<Float>
     private let sortScratch: UnsafeMutablePointer<Float>
     private let bandWidth: Int
     private let gainCeiling: Float
@@ -74,6 +75,8 @@ final class BleedSuppressor {
         bandWidth = max(4, bins / 16)
         bandMedian = .allocate(capacity: bins / bandWidth + 1)
         bandMedian.initialize(repeating: 0, count: bins / bandWidth + 1)
+        singleBandMedian = .allocate(capacity: bins / bandWidth + 1)
+        singleBandMedian.initialize(repeating: 0, count: bins / bandWidth + 1)
         sortScratch = .allocate(capacity: bandWidth)
         sortScratch.initialize(repeating: 0, count: bandWidth)
         tailWeight = configuration.tailWeight
@@ -89,6 +92,7 @@ final class BleedSuppressor {
         gain.deallocate()
         bandMedian.deallocate()
         sortScratch.deallocate()
+        singleBandMedian.deallocate()
     }
 
     /// - Parameters:
@@ -124,10 +128,12 @@ final class BleedSuppressor {
         for k in 0..<fft.bins { gain[k] = path.pathGain[k] }
         let d = tailDecay, oneMinusD = 1 - tailDecay
         let bins = fft.bins
-        if gainCeiling > 0 { findBandMedians() }
+        if gainCeiling > 0 { findBandMedians(into: bandMedian) }
+        for k in 0..<bins { gain[k] = path.singleFrameGain[k] }
+        if gainCeiling > 0 { findBandMedians(into: singleBandMedian) }
         for k in 0..<bins {
             original[k] = micPower[k]
-            let g = gain[k]
+            let g = path.pathGain[k]
             var scaleDown: Float = 1
             if gainCeiling > 0 {
                 // A voice holding one of the backing's notes stays coherent with it and inflates
@@ -138,7 +144,12 @@ final class BleedSuppressor {
                 let ceiling = gainCeiling * bandMedian[min(k / bandWidth, bins / bandWidth)]
                 if g > ceiling { scaleDown = ceiling / g }
             }
-            let direct = path.predictedPower[k] * scaleDown
+            // The single-frame estimate (lag 0 alone: one tap, hardly any chance fit) is a lower
+            // bound: the multi-frame fit's overfitting correction shrinks it to nothing where a
+            // loud voice dwarfs a quiet bleed, which then passed for singing in the rests.
+            var single = gain[k]
+            if gainCeiling > 0 { single = min(single, gainCeiling * singleBandMedian[min(k / bandWidth, bins / bandWidth)]) }
+            let direct = max(path.predictedPower[k] * scaleDown, single * path.backingPower[k])
             tail[k] = d * tail[k] + oneMinusD * direct
             let bleedPower = direct + tailWeight * tail[k]
             bleedTotal += bleedPower
@@ -154,7 +165,7 @@ final class BleedSuppressor {
     }
 
     /// The median of `gain` over each band of `bandWidth` bins (the last band takes the rest).
-    private func findBandMedians() {
+    private func findBandMedians(into bandMedian: UnsafeMutablePointer<Float>) {
         let bins = fft.bins
         var band = 0
         while band * bandWidth < bins {

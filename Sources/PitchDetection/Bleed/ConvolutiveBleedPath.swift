@@ -41,6 +41,10 @@ final class ConvolutiveBleedPath {
     let predictedPower: UnsafeMutablePointer<Float>
     /// Per bin: Σ_l |h_l|², the path's power gain (for the band-median ceiling).
     let pathGain: UnsafeMutablePointer<Float>
+    /// Per bin: the single-frame path's power gain |E[M·B*]|² / E[|B|²]² (the lag-0 statistics),
+    /// and this frame's backing power |B|².
+    let singleFrameGain: UnsafeMutablePointer<Float>
+    let backingPower: UnsafeMutablePointer<Float>
     /// Per bin: the microphone's mean power (same memory), for the share the fit explains.
     private let micPower: UnsafeMutablePointer<Float>
     /// Per bin: the factor (0…1) by which the fit's explained power is shrunk for overfitting.
@@ -80,6 +84,10 @@ final class ConvolutiveBleedPath {
         predictedPower.initialize(repeating: 0, count: bins)
         pathGain = .allocate(capacity: bins)
         pathGain.initialize(repeating: 0, count: bins)
+        singleFrameGain = .allocate(capacity: bins)
+        singleFrameGain.initialize(repeating: 0, count: bins)
+        backingPower = .allocate(capacity: bins)
+        backingPower.initialize(repeating: 0, count: bins)
         micPower = .allocate(capacity: bins)
         micPower.initialize(repeating: 0, count: bins)
         shrink = .allocate(capacity: bins)
@@ -103,6 +111,8 @@ final class ConvolutiveBleedPath {
         pathGain.deallocate()
         micPower.deallocate()
         shrink.deallocate()
+        singleFrameGain.deallocate()
+        backingPower.deallocate()
     }
 
     /// Shortens the memory to `frames` (the alignment changed: older statistics describe it only
@@ -167,6 +177,9 @@ final class ConvolutiveBleedPath {
                 c[2 * i] = a * c[2 * i] + b * (xr * mr - xi * mi)
                 c[2 * i + 1] = a * c[2 * i + 1] + b * (xr * mi + xi * mr)
             }
+            let sbb = r[0]
+            singleFrameGain[k] = sbb > 1e-20 ? (c[0] * c[0] + c[1] * c[1]) / (sbb * sbb) : 0
+            backingPower[k] = regressors[0] * regressors[0] + regressors[1] * regressors[1]
             if solveNow { solve(bin: k, independentFrames: independentFrames) }
         }
     }
@@ -268,6 +281,8 @@ final class ConvolutiveBleedPath {
         filter.update(repeating: 0, count: bins * taps * 2)
         predictedPower.update(repeating: 0, count: bins)
         pathGain.update(repeating: 0, count: bins)
+        singleFrameGain.update(repeating: 0, count: bins)
+        backingPower.update(repeating: 0, count: bins)
         micPower.update(repeating: 0, count: bins)
         shrink.update(repeating: 0, count: bins)
         head = 0
