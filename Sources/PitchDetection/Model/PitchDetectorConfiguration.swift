@@ -55,11 +55,11 @@ public struct BleedConfiguration: Sendable, Equatable {
     public var minimumVoiceShare: Float = 0.1
     /// Harmonic-reading check with a backing: at the harmonics the longer period adds, at least
     /// this share of the microphone's power must be left after subtraction (they are the voice's).
-    public var addedHarmonicVoiceShare: Float = 0.5
+    public var addedHarmonicVoiceShare: Float = 0.35
     /// Delay assumed before the first estimate is ready, seconds.
     public var initialDelaySeconds: Double = 0
     /// Over-subtraction factor on the estimated bleed power.
-    public var overSubtraction: Float = 1.5
+    public var overSubtraction: Float = 2.0
     /// Spectral floor: the cleaned power never drops below this share of the mean bleed power
     /// per bin (flat, so a bleed-only frame is left without periodicity).
     public var spectralFloor: Float = 0.02
