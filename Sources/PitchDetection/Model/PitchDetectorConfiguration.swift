@@ -62,7 +62,7 @@ public struct BleedConfiguration: Sendable, Equatable {
     public var overSubtraction: Float = 2.0
     /// Spectral floor: the cleaned power never drops below this share of the mean bleed power
     /// per bin (flat, so a bleed-only frame is left without periodicity).
-    public var spectralFloor: Float = 0.02
+    public var spectralFloor: Float = 0.01
     /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s). Longer
     /// memories protect a voice doubling a backing note better but left more reverberant
     /// bleed unexplained (docs/pitch.md).
