@@ -29,42 +29,38 @@ final class BleedSuppressor {
     private let fft: RealFFT
     private let window: UnsafePointer<Float>
     private let length: Int
-    private let crossRe: UnsafeMutablePointer<Float>
-    private let crossIm: UnsafeMutablePointer<Float>
-    private let backingPower: UnsafeMutablePointer<Float>
+    /// The bleed path over the backing's current and past frames.
+    private let path: ConvolutiveBleedPath
     private let tail: UnsafeMutablePointer<Float>
     private let cleaned: UnsafeMutablePointer<Float>
     /// The microphone's power before suppression and what is left of it (≥ 0), last frame.
     private let original: UnsafeMutablePointer<Float>
     private var active = false
-    /// Frames averaged since the path estimate (re)started, and the delay it was made for.
-    private var averaged = 0
+    /// The delay the path estimate was made for.
     private var pathDelay = -1
     private let tailDecay: Float
-    /// Per-bin scratch: the backing's power this frame and the path gain.
-    private let backingNow: UnsafeMutablePointer<Float>
+    /// Per-bin scratch: the path gain.
     private let gain: UnsafeMutablePointer<Float>
     /// Per band: the median path gain; scratch for finding it.
     private let bandMedian: UnsafeMutablePointer<Float>
+    private let singleBandMedian: UnsafeMutablePointer<Float>
     private let sortScratch: UnsafeMutablePointer<Float>
     private let bandWidth: Int
     private let gainCeiling: Float
     private let tailWeight: Float
-    private let smoothing: Float
     private let overSubtraction: Float
     private let floor: Float
+    private let addedHarmonicVoiceShare: Float
 
     init(fftSize: Int, window: UnsafePointer<Float>, length: Int, configuration: BleedConfiguration) {
         fft = RealFFT(size: fftSize)
         self.window = window
         self.length = length
         let bins = fftSize / 2 + 1
-        crossRe = .allocate(capacity: bins)
-        crossIm = .allocate(capacity: bins)
-        backingPower = .allocate(capacity: bins)
-        crossRe.initialize(repeating: 0, count: bins)
-        crossIm.initialize(repeating: 0, count: bins)
-        backingPower.initialize(repeating: 0, count: bins)
+        path = ConvolutiveBleedPath(
+            bins: bins, lags: configuration.pathLags, smoothing: configuration.transferSmoothing,
+            ridge: Double(configuration.pathRidge), solveInterval: configuration.pathSolveInterval,
+            independence: Double(configuration.pathIndependence))
         tail = .allocate(capacity: bins)
         tail.initialize(repeating: 0, count: bins)
         cleaned = .allocate(capacity: bins)
@@ -72,8 +68,6 @@ final class BleedSuppressor {
         original = .allocate(capacity: bins)
         original.initialize(repeating: 0, count: bins)
         tailDecay = configuration.tailDecay
-        backingNow = .allocate(capacity: bins)
-        backingNow.initialize(repeating: 0, count: bins)
         gain = .allocate(capacity: bins)
         gain.initialize(repeating: 0, count: bins)
         gainCeiling = configuration.gainCeiling
@@ -81,25 +75,24 @@ final class BleedSuppressor {
         bandWidth = max(4, bins / 16)
         bandMedian = .allocate(capacity: bins / bandWidth + 1)
         bandMedian.initialize(repeating: 0, count: bins / bandWidth + 1)
+        singleBandMedian = .allocate(capacity: bins / bandWidth + 1)
+        singleBandMedian.initialize(repeating: 0, count: bins / bandWidth + 1)
         sortScratch = .allocate(capacity: bandWidth)
         sortScratch.initialize(repeating: 0, count: bandWidth)
         tailWeight = configuration.tailWeight
-        smoothing = configuration.transferSmoothing
         overSubtraction = configuration.overSubtraction
         floor = configuration.spectralFloor
+        addedHarmonicVoiceShare = configuration.addedHarmonicVoiceShare
     }
 
     deinit {
-        crossRe.deallocate()
-        crossIm.deallocate()
-        backingPower.deallocate()
         tail.deallocate()
         cleaned.deallocate()
         original.deallocate()
-        backingNow.deallocate()
         gain.deallocate()
         bandMedian.deallocate()
         sortScratch.deallocate()
+        singleBandMedian.deallocate()
     }
 
     /// - Parameters:
@@ -117,7 +110,7 @@ final class BleedSuppressor {
             // frames soon outweigh them. Zeroing them left the first frames after the delay was
             // found with a one-frame estimate, which removes the voice with the bleed.
             pathDelay = delay
-            averaged = min(averaged, 10)
+            path.shortenMemory(to: 10)
         }
         let input = fft.input
         var energy: Float = 0
@@ -130,37 +123,33 @@ final class BleedSuppressor {
         active = energy > 1e-10
         guard active else { return }
         fft.forward()
-        // A plain running mean until the exponential memory is full: usable from the first
-        // frames, and no start-up bias towards zero.
-        averaged += 1
-        let a = min(smoothing, 1 - 1 / Float(averaged)), oneMinusA = 1 - a
+        path.update(backing: fft.spectrum, mic: micSpectrum)
         var bleedTotal: Float = 0
-        for k in 0..<fft.bins {
-            let (br, bi) = fft.spectrum[k]
-            let (mr, mi) = micSpectrum[k]
-            let pb = br * br + bi * bi
-            crossRe[k] = a * crossRe[k] + oneMinusA * (mr * br + mi * bi)
-            crossIm[k] = a * crossIm[k] + oneMinusA * (mi * br - mr * bi)
-            backingPower[k] = a * backingPower[k] + oneMinusA * pb
-            let sbb = backingPower[k]
-            backingNow[k] = pb
-            gain[k] = sbb > 1e-20 ? (crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k]) / (sbb * sbb) : 0
-        }
+        for k in 0..<fft.bins { gain[k] = path.pathGain[k] }
         let d = tailDecay, oneMinusD = 1 - tailDecay
         let bins = fft.bins
-        if gainCeiling > 0 { findBandMedians() }
+        if gainCeiling > 0 { findBandMedians(into: bandMedian) }
+        for k in 0..<bins { gain[k] = path.singleFrameGain[k] }
+        if gainCeiling > 0 { findBandMedians(into: singleBandMedian) }
         for k in 0..<bins {
             original[k] = micPower[k]
-            var g = gain[k]
+            let g = path.pathGain[k]
+            var scaleDown: Float = 1
             if gainCeiling > 0 {
                 // A voice holding one of the backing's notes stays coherent with it and inflates
                 // the gains at its harmonics; a loudspeaker through a room has a gain of about
                 // the same size across a band. The band's median ignores the few harmonic bins,
                 // where a mean (the earlier rule) was pulled up by them: a bleed-free recording
                 // lost a twentieth of its voiced frames to the voice "explaining" itself.
-                g = min(g, gainCeiling * bandMedian[min(k / bandWidth, bins / bandWidth)])
+                let ceiling = gainCeiling * bandMedian[min(k / bandWidth, bins / bandWidth)]
+                if g > ceiling { scaleDown = ceiling / g }
             }
-            let direct = g * backingNow[k]
+            // The single-frame estimate (lag 0 alone: one tap, hardly any chance fit) is a lower
+            // bound: the multi-frame fit's overfitting correction shrinks it to nothing where a
+            // loud voice dwarfs a quiet bleed, which then passed for singing in the rests.
+            var single = gain[k]
+            if gainCeiling > 0 { single = min(single, gainCeiling * singleBandMedian[min(k / bandWidth, bins / bandWidth)]) }
+            let direct = max(path.predictedPower[k] * scaleDown, single * path.backingPower[k])
             tail[k] = d * tail[k] + oneMinusD * direct
             let bleedPower = direct + tailWeight * tail[k]
             bleedTotal += bleedPower
@@ -176,7 +165,7 @@ final class BleedSuppressor {
     }
 
     /// The median of `gain` over each band of `bandWidth` bins (the last band takes the rest).
-    private func findBandMedians() {
+    private func findBandMedians(into bandMedian: UnsafeMutablePointer<Float>) {
         let bins = fft.bins
         var band = 0
         while band * bandWidth < bins {
@@ -231,7 +220,32 @@ final class BleedSuppressor {
         guard active, short.lag > 0 else { return true }
         let multiple = Int((longer.lag / short.lag).rounded())
         guard multiple > 1 else { return true }
-        return 2 * addedHarmonicShare(lag: short.lag, multiple: multiple) >= longer.clarity - short.clarity
+        guard 2 * addedHarmonicShare(lag: short.lag, multiple: multiple) >= longer.clarity - short.clarity else { return false }
+        // The added harmonics must be the voice's, not what is left of the bleed: a sung note
+        // over the bass a twelfth under it (D4 over G2) shares the bass's period, and the rest of
+        // the bass's partials after subtraction made 3× the sung period look the more periodic.
+        return addedVoiceShare(lag: short.lag, multiple: multiple) >= addedHarmonicVoiceShare
+    }
+
+    /// At the harmonics `multiple × lag` adds to `lag`'s, the share of the microphone's power
+    /// that suppression left (1 when there is no power there).
+    private func addedVoiceShare(lag: Float, multiple: Int) -> Float {
+        let spacing = Float(fft.size) / (lag * Float(multiple))
+        let reach = min(2, Int(spacing / 4))
+        var left: Float = 0, all: Float = 0
+        var h = 1
+        while true {
+            let centre = Int((Float(h) * spacing).rounded())
+            if centre + reach >= fft.bins { break }
+            if h % multiple != 0 {
+                for k in max(0, centre - reach)...(centre + reach) {
+                    left += cleaned[k]
+                    all += original[k]
+                }
+            }
+            h += 1
+        }
+        return all > 0 ? left / all : 1
     }
 
     /// The share of the power left after suppression at the harmonics of `multiple × lag` that
@@ -255,10 +269,7 @@ final class BleedSuppressor {
     }
 
     func reset() {
-        crossRe.update(repeating: 0, count: fft.bins)
-        crossIm.update(repeating: 0, count: fft.bins)
-        backingPower.update(repeating: 0, count: fft.bins)
-        averaged = 0
+        path.reset()
         pathDelay = -1
         tail.update(repeating: 0, count: fft.bins)
     }

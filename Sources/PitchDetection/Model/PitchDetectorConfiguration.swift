@@ -52,18 +52,32 @@ public struct BleedConfiguration: Sendable, Equatable {
     /// Voicing with a backing: at the harmonics of the chosen period, at least this share of the
     /// microphone's power must be left after subtracting the bleed (else the period is the
     /// backing's, not the singer's).
-    public var minimumVoiceShare: Float = 0.2
+    public var minimumVoiceShare: Float = 0.1
+    /// Harmonic-reading check with a backing: at the harmonics the longer period adds, at least
+    /// this share of the microphone's power must be left after subtraction (they are the voice's).
+    public var addedHarmonicVoiceShare: Float = 0.35
     /// Delay assumed before the first estimate is ready, seconds.
     public var initialDelaySeconds: Double = 0
     /// Over-subtraction factor on the estimated bleed power.
     public var overSubtraction: Float = 2.0
     /// Spectral floor: the cleaned power never drops below this share of the mean bleed power
     /// per bin (flat, so a bleed-only frame is left without periodicity).
-    public var spectralFloor: Float = 0.02
+    public var spectralFloor: Float = 0.01
     /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s). Longer
     /// memories protect a voice doubling a backing note better but left more reverberant
     /// bleed unexplained (docs/pitch.md).
-    public var transferSmoothing: Float = 0.995
+    public var transferSmoothing: Float = 0.999
+    /// Lags (in hops, ascending, the first 0) of the backing frames the bleed path is estimated
+    /// over, per bin (`ConvolutiveBleedPath`): the room's reverberation is heard through earlier
+    /// frames. `[0]` is the single-frame path.
+    public var pathLags: [Int] = [0, 2, 4, 6, 9, 12, 16, 20, 25, 30, 40]
+    /// Ridge on the path's normal equations, as a share of their mean diagonal.
+    public var pathRidge: Float = 0.01
+    /// Independent observations per averaged frame, for the path's overfitting correction
+    /// (`ConvolutiveBleedPath`: the share a fit explains by chance is n taps / N frames).
+    public var pathIndependence: Float = 0.75
+    /// The path filter is re-solved every this many frames (the statistics are updated every frame).
+    public var pathSolveInterval: Int = 4
     /// A bin's bleed gain is capped at this multiple of the median gain of its band (1/16 of the spectrum)
     /// (0 = no cap).
     public var gainCeiling: Float = 4
