@@ -21,7 +21,7 @@ public struct HostAllowList: Sendable, Equatable {
         if let listenHost, !["", "0.0.0.0", "::"].contains(listenHost) {
             names.append(listenHost)
         } else {
-            names += interfaceAddresses()
+            names += InterfaceAddresses.current().map(\.text)
         }
         var buffer = [CChar](repeating: 0, count: 256)
         if gethostname(&buffer, buffer.count) == 0 {
@@ -76,24 +76,5 @@ public struct HostAllowList: Sendable, Equatable {
         while text.hasSuffix(".") { text.removeLast() }
         if let percent = text.firstIndex(of: "%") { text = String(text[..<percent]) }
         return text
-    }
-
-    private static func interfaceAddresses() -> [String] {
-        var result: [String] = []
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0 else { return result }
-        defer { freeifaddrs(list) }
-        var cursor = list
-        while let entry = cursor {
-            defer { cursor = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr else { continue }
-            let family = Int32(address.pointee.sa_family)
-            guard family == AF_INET || family == AF_INET6 else { continue }
-            let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
-            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-            result.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return result
     }
 }

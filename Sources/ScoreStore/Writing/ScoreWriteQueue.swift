@@ -119,7 +119,7 @@ public final class ScoreWriteQueue: Sendable {
             let line = state.withLock { Self.describe(overflow, starts: $0.starts) }
             report(.dropped(reason: "\(capacity) writes already wait in memory", lines: [line]))
         }
-        if start { Task.detached { [self] in await drain() } }
+        if start { Task.detached(executorPreference: StoreWriteExecutor.shared) { [self] in await drain() } }
     }
 
     private func drain() async {
