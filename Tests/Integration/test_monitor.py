@@ -32,6 +32,7 @@ def open_host_remote(driver, server):
     driver.get(server.url(f"/remote#pin={PIN}"))
     wait(driver, lambda d: d.find_element(By.ID, "status").text == "live")
     wait(driver, lambda d: d.find_element(By.ID, "role").text.lower() == "host")
+    driver.find_element(By.ID, "tabbtn-settings").click()  # singers and their monitors are under Settings
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#singers .control")) >= 2)
 
 

@@ -18,7 +18,8 @@ function lineText(score) {
 }
 
 function songTitle(songId, fallback) {
-  return fallback || connection.library.find((s) => s.id === songId)?.title || songId;
+  // The library is no longer sent in `hello`: titles come with the rows, else the song shown.
+  return fallback || (connection.song?.id === songId ? connection.song.title : null) || songId;
 }
 
 function showSong() {
@@ -127,7 +128,7 @@ function showResults(results) {
     const item = document.createElement('li');
     item.innerHTML = '<div class="text"><strong></strong><small></small></div><span class="points"></span>';
     item.querySelector('strong').textContent = entry.singer;
-    item.querySelector('small').textContent = `${songTitle(entry.songId)} · ${when(entry.date)}`;
+    item.querySelector('small').textContent = `${songTitle(entry.songId, entry.songTitle)} · ${when(entry.date)}`;
     item.querySelector('.points').textContent = Math.round(entry.score).toLocaleString('en-US');
     list.append(item);
   }

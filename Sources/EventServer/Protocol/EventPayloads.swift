@@ -164,12 +164,15 @@ public struct ErrorPayload: Codable, Sendable, Equatable {
 /// One leaderboard row (from the score store).
 public struct LeaderboardEntryPayload: Codable, Sendable, Equatable {
     public var songId: String
+    /// The title stored with the run: pages show it without knowing the library.
+    public var songTitle: String?
     public var singer: String
     public var score: Double
     /// ISO 8601.
     public var date: String
-    public init(songId: String, singer: String, score: Double, date: String) {
+    public init(songId: String, songTitle: String? = nil, singer: String, score: Double, date: String) {
         self.songId = songId
+        self.songTitle = songTitle
         self.singer = singer
         self.score = score
         self.date = date

@@ -20,7 +20,7 @@ public struct StoreLeaderboard: RoomLeaderboard {
         let rows = (try? store.leaderboard(songId: songId, limit: limit)) ?? []
         return rows.map { row in
             LeaderboardEntryPayload(
-                songId: row.songId, singer: row.singer, score: Double(row.total),
+                songId: row.songId, songTitle: row.songTitle, singer: row.singer, score: Double(row.total),
                 date: formatter.string(from: row.finishedAt ?? row.startedAt))
         }
     }
