@@ -88,12 +88,7 @@ struct FinishedSongResultsTests {
         let room = try TestRoomServer(leaderboard: StoreLeaderboard(store: store))
         defer { room.stop() }
         let client = try room.client()
-        try client.sendText(#"{"type":"results"}"#)
-        var results: [String: Any]?
-        for _ in 0..<300 where results == nil {
-            results = try client.waitFor("results", timeout: 0.01)
-            if results == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let results = try await client.requestResults()
         let runs = try #require(results?["runs"] as? [[String: Any]])
         #expect(runs.map { $0["singer"] as? String } == ["Bob", "Ann"])
         #expect(runs.map { $0["songTitle"] as? String } == ["Other Tune", "Test Tune"])

@@ -19,13 +19,7 @@ struct LeaderboardTests {
         let room = try TestRoomServer(leaderboard: StoreLeaderboard(store: store))
         defer { room.stop() }
         let client = try room.client()
-        try client.sendText(#"{"type":"results"}"#)
-        // The room reads the store in a Task: wait without blocking a cooperative thread.
-        var results: [String: Any]?
-        for _ in 0..<300 where results == nil {
-            results = try client.waitFor("results", timeout: 0.01)
-            if results == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let results = try await client.requestResults()
         let rows = try #require(results?["leaderboard"] as? [[String: Any]])
         #expect(rows.map { $0["singer"] as? String } == ["Bob", "Ann"])
         #expect(rows.first?["score"] as? Double == 8100)
