@@ -53,7 +53,7 @@ E
 
 
 def karaoke_binary():
-    path = os.environ.get("KARAOKE_BIN") or str(ROOT / ".build" / "debug" / "karaoke")
+    path = os.environ.get("KARAOKE_BIN") or str(ROOT / ".build" / "release" / "karaoke")
     if not os.access(path, os.X_OK):
         pytest.skip(f"karaoke binary not found at {path} (set KARAOKE_BIN)")
     return path

@@ -283,8 +283,8 @@ def test_offline_banner_disables_the_controls(songs_dir, browser):
         assert not host.find_element(By.ID, "next").is_enabled()
         screenshot(host, "remote-offline")
         # A command that still tries (a script, a control drawn meanwhile) is not silently lost.
-        host.execute_script("document.getElementById('play').disabled = false")
-        host.find_element(By.ID, "play").click()
+        # Enabled and clicked in one script: a reconnect attempt in between would disable it again.
+        host.execute_script("const play = document.getElementById('play'); play.disabled = false; play.click()")
         wait(host, lambda d: "Not sent" in d.find_element(By.ID, "toast").text)
         server = Server(songs_dir, port=port).start()
         wait(host, lambda d: not d.find_element(By.ID, "offline-banner").is_displayed(), timeout=20)

@@ -42,6 +42,7 @@ final class LiveSingerWorker: @unchecked Sendable {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finished.store(false, ordering: .releasing)
         let thread = Thread { [self] in
+            ThreadPriority.lowerCurrentThread(to: ThreadPriority.analysis)
             while running.load(ordering: .acquiring) {
                 step()
                 Thread.sleep(forTimeInterval: pollInterval)
