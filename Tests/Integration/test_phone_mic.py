@@ -235,11 +235,6 @@ def test_calibration_measures_a_known_phone_delay(room_audio, singing_song, tmp_
     assert abs(again - first) <= 10
 
 
-# Known broken, recorded rather than hidden (docs/phone-mics.md): since the multi-frame bleed
-# path (about 9x the work per frame with a backing) merged, this four-singer debug-build room
-# ended with a final total for only 1 of 4 singers (KeyError on the others), twice in a row.
-# Suspected: the pitch workers of a debug build fall behind and lines go unjudged. Not confirmed.
-@pytest.mark.xfail(reason="4-singer room: final totals missing for 3 of 4 singers since the multi-frame bleed path merged", strict=False)
 def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phone_does_not(room_audio, singing_song, tmp_path):
     """One room, one song: a PulseAudio mic and three phones, each calibrated once. Ann's and
     the Pulse mic hear the singer; Late hears it too, 150 ms later; Bob hears only the backing."""

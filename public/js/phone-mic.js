@@ -40,7 +40,7 @@ nameInput.value = params.get('name') || localStorage.getItem('phoneMicName') || 
 
 const mic = {
   stream: null, context: null, node: null, seat: null, token: null, wakeLock: null,
-  pings: [], pingTimer: null, offset: null, nextIndex: null, sentFrames: 0, sentBytes: 0, droppedFrames: 0, wasPlaying: false,
+  pings: [], pingTimer: null, offset: null, pingOffset: null, pingRtt: null, sentFrames: 0, sentBytes: 0, droppedFrames: 0, wasPlaying: false,
 };
 window.phoneMic = mic; // for the browser console and tests
 
@@ -51,19 +51,39 @@ function show(text, kind = '') {
   statusText.dataset.kind = kind;
 }
 
-// Frames are stamped on the page's steady clock (performance.now), not the audio context's:
-// a context that misses render deadlines (a busy phone) falls behind real time, and its
-// sample count with it. Each frame's first sample is mapped context time → performance time
-// through getOutputTimestamp, smoothed, re-anchored at once when the context slips by > 5 ms.
-const clock = { perfMinusContext: null };
+// Frames carry the audio context's own sample index, contiguous by construction: the server
+// hears exactly the samples captured, with no gap or overlap made up by the page. (Stamping on
+// performance time and re-anchoring at 5 ms slips inserted or cut audio ~4 times a second on a
+// busy browser: the backing moved against the room's reference and a silent phone scored the
+// backing.) Time is mapped separately: the offset sent to the server is (server − performance
+// time, from the pings) + (performance − context time), the latter the median of the last 0.5 s
+// of getOutputTimestamp readings (every 100 ms), and it is sent again only when it moves by more than 2 ms.
+const clock = { readings: [], perfMinusContext: null, sinceMedian: 0 };
 
-function contextToPerf() {
+function readContextClock() {
   const ts = mic.context.getOutputTimestamp ? mic.context.getOutputTimestamp() : null;
-  const now = ts && ts.performanceTime > 0 ? ts.performanceTime / 1000 - ts.contextTime
+  const reading = ts && ts.performanceTime > 0 ? ts.performanceTime / 1000 - ts.contextTime
     : performance.now() / 1000 - mic.context.currentTime;
-  if (clock.perfMinusContext === null || Math.abs(now - clock.perfMinusContext) > 0.005) clock.perfMinusContext = now;
-  else clock.perfMinusContext += 0.05 * (now - clock.perfMinusContext);
-  return clock.perfMinusContext;
+  if (!Number.isFinite(reading)) return;
+  clock.readings.push(reading);
+  if (clock.readings.length > 50) clock.readings.shift();
+  // A median every 100 ms (and at once for the first reading): jitter of a few ms on a busy
+  // page does not move it; a context that stalls (it does, for hundreds of ms, on a starved
+  // browser) moves it within a quarter of a second.
+  if (clock.perfMinusContext !== null && ++clock.sinceMedian < 10) return;
+  clock.sinceMedian = 0;
+  const sorted = [...clock.readings].sort((a, b) => a - b);
+  clock.perfMinusContext = sorted[sorted.length >> 1];
+  sendOffset();
+}
+
+// Server time = context time + offset, sent when both halves are known and it moved > 2 ms.
+function sendOffset() {
+  if (mic.pingOffset == null || clock.perfMinusContext === null || mic.seat === null) return;
+  const offset = mic.pingOffset + clock.perfMinusContext;
+  if (mic.offset !== null && Math.abs(offset - mic.offset) <= 0.002) return;
+  mic.offset = offset;
+  connection().send('phoneClockOffset', { offset, rtt: mic.pingRtt });
 }
 
 function steadyNow() { return performance.now() / 1000; }
@@ -116,16 +136,14 @@ function sendFrame({ index, pcm }) {
   const ws = connection().ws;
   // Consecutive frames stay contiguous (a sample dropped or repeated would click in the
   // detector's spectrum); only a real slip (over 5 ms) moves the index.
-  let steadyIndex = Math.round((index / RATE + contextToPerf()) * RATE);
-  if (mic.nextIndex !== null && Math.abs(steadyIndex - mic.nextIndex) <= 0.005 * RATE) steadyIndex = mic.nextIndex;
-  mic.nextIndex = steadyIndex + pcm.byteLength / 2;
+  readContextClock();
   if (mic.seat === null || !ws || ws.readyState !== WebSocket.OPEN) return;
   // A stalled network: drop rather than queue (the server marks the gap; old audio is useless).
   if (ws.bufferedAmount > 32 * 1024) { mic.droppedFrames++; return; }
   const frame = new Uint8Array(HEADER + pcm.byteLength);
   const view = new DataView(frame.buffer);
   frame[0] = 0x4b; frame[1] = 0x4d; frame[2] = 1; frame[3] = mic.seat;
-  view.setBigUint64(4, BigInt(steadyIndex), true);
+  view.setBigUint64(4, BigInt(index), true);
   view.setUint32(12, RATE, true);
   frame.set(new Uint8Array(pcm), HEADER);
   ws.send(frame.buffer);
@@ -152,10 +170,9 @@ function clockReply(message) {
   const best = Math.min(...mic.pings.map((p) => p.rtt));
   const good = mic.pings.filter((p) => p.rtt <= 2 * best + 0.01);
   const chosen = good.reduce((a, b) => (b.rtt < a.rtt ? b : a));
-  if (mic.offset === null || Math.abs(chosen.offset - mic.offset) > 0.0005) {
-    mic.offset = chosen.offset;
-    connection().send('phoneClockOffset', { offset: chosen.offset, rtt: chosen.rtt });
-  }
+  mic.pingOffset = chosen.offset;
+  mic.pingRtt = chosen.rtt;
+  sendOffset();
 }
 
 function schedulePings() {
@@ -185,8 +202,8 @@ function stop(release = true) {
   mic.node?.disconnect();
   mic.context?.close();
   mic.wakeLock?.release().catch(() => {});
-  clock.perfMinusContext = null;
-  Object.assign(mic, { stream: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null, nextIndex: null });
+  Object.assign(clock, { readings: [], perfMinusContext: null, sinceMedian: 0 });
+  Object.assign(mic, { stream: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null, pingOffset: null, pingRtt: null });
   startButton.hidden = false;
   startButton.disabled = false;
   stopButton.hidden = true;
@@ -199,6 +216,7 @@ function seated(message) {
   mic.token = message.token;
   mic.pings = [];
   mic.offset = null;
+  mic.pingOffset = null;
   panel.classList.add('singing');
   calibrateButton.hidden = false;
   show(`singing as ${message.name} (singer ${message.singer + 1})`, 'ok');

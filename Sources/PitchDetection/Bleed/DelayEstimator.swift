@@ -24,10 +24,23 @@ final class DelayEstimator {
     /// won against a quiet bleed under a loud voice (delay stuck at 150–250 ms instead of 20 ms).
     private let taper: UnsafeMutablePointer<Float>
     private var untilNextEstimate: Int
+    /// A peak within this many samples of the current delay keeps the current delay.
+    let holdTolerance: Int
+    /// Whether a peak has been accepted since the start (until then the initial delay is a guess
+    /// and the first clear peak is taken at once).
+    private var locked = false
+    /// A peak away from the current delay, waiting for the next block to confirm it.
+    private var candidate: Int?
 
-    init(blockLength: Int, maxDelay: Int, initialDelay: Int) {
+    /// - Parameter holdTolerance: peaks this close to the current delay (samples) leave it as it
+    ///   is. A fractional delay (the live reference is interpolated) made the peak toggle between
+    ///   neighbouring lags every block, and each move cut the bleed path's memory to a few frames:
+    ///   live scoring then trailed `karaoke score` on the same audio, and a silent phone kept
+    ///   scoring the backing. The path absorbs a sub-millisecond misalignment as a phase.
+    init(blockLength: Int, maxDelay: Int, initialDelay: Int, holdTolerance: Int = 0) {
         self.blockLength = blockLength
         self.maxDelay = maxDelay
+        self.holdTolerance = max(0, holdTolerance)
         delay = min(max(0, initialDelay), maxDelay)
         mic = SampleHistory(capacity: blockLength)
         backing = SampleHistory(capacity: blockLength + maxDelay)
@@ -91,7 +104,25 @@ final class DelayEstimator {
         }
         // Accept only a peak that clearly stands out of the correlation floor.
         let rms = (sumSquares / Float(maxDelay + 1)).squareRoot()
-        if q[best] > 5 * rms { delay = maxDelay - best }
+        guard q[best] > 5 * rms else { return }
+        let found = maxDelay - best
+        if !locked {
+            locked = true
+            delay = found
+            return
+        }
+        if abs(found - delay) <= holdTolerance {
+            candidate = nil
+            return
+        }
+        // A move must show in two blocks running: one block of a loud voice can put a chance
+        // peak anywhere in the range, and every move costs the bleed path its memory.
+        if let waiting = candidate, abs(found - waiting) <= holdTolerance {
+            delay = found
+            candidate = nil
+        } else {
+            candidate = found
+        }
     }
 
     func reset(initialDelay: Int) {
@@ -100,5 +131,7 @@ final class DelayEstimator {
         accumulated.update(repeating: (0, 0), count: micFFT.bins)
         untilNextEstimate = blockLength + maxDelay
         delay = min(max(0, initialDelay), maxDelay)
+        locked = false
+        candidate = nil
     }
 }

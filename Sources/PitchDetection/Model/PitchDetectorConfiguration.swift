@@ -87,6 +87,9 @@ public struct BleedConfiguration: Sendable, Equatable {
     public var tailWeight: Float = 1
     /// Length of the cross-correlation block for delay estimation, seconds.
     public var delayBlockSeconds: Double = 0.5
+    /// A delay estimate within this of the current one leaves the alignment (and the bleed
+    /// path's statistics) alone; a fixed sub-window misalignment is only a phase to the path.
+    public var delayHoldSeconds: Double = 0.0015
 
     public init() {}
 }

@@ -105,7 +105,8 @@ public final class PitchDetector: @unchecked Sendable {
         bleed = BleedSuppressor(fftSize: difference.fft.size, window: difference.window, length: length, configuration: bleedConfig)
         delayEstimator = DelayEstimator(
             blockLength: max(256, Int((bleedConfig.delayBlockSeconds * rate).rounded())),
-            maxDelay: maxDelay, initialDelay: initialDelay)
+            maxDelay: maxDelay, initialDelay: initialDelay,
+            holdTolerance: Int((bleedConfig.delayHoldSeconds * rate).rounded()))
         gate = VoicingGate(configuration: configuration)
         octaveGuard = OctaveGuard(margin: configuration.octaveJumpMargin)
         untilNextFrame = halfWindow + 1
