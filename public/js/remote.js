@@ -136,6 +136,7 @@ function showState() {
   showSingers(connection, act, toast);
   showMicFigures(state);
   showQueue(state.queue, { act, isHost, singerName });
+  songs.showIndexing(state.libraryIndexing ?? null);
   if (libraryVersion !== state.libraryVersion) {
     // A changed library on disk (or the first state): ask for the page again.
     const first = libraryVersion === null;

@@ -112,6 +112,8 @@ public struct StatePayload: Codable, Sendable, Equatable {
     public var practice: Bool?
     /// Bumped when the song library changed on disk; clients ask for their page again.
     public var libraryVersion: Int?
+    /// While the library is first being read (a first start): songs read so far; nil after.
+    public var libraryIndexing: Int?
     /// The singer of the song playing (from the queue request), when known.
     public var singerName: String?
 

@@ -237,6 +237,9 @@ extension Room {
     /// A song of the index that can be queued (read without error, not too large).
     func queueableSong(_ songId: String) throws -> IndexedSong {
         guard let song = songIndex.song(id: songId) else {
+            if let read = libraryIndexing {
+                throw RoomCommandError("libraryLoading", "the song library is still being read (\(read) songs so far); try again in a moment")
+            }
             throw RoomCommandError("unknownSong", "no song \"\(songId)\" in the library")
         }
         if let error = song.error {

@@ -18,6 +18,7 @@ extension Room {
         state.queue = queueWithStartTimes()
         state.practice = current == nil ? nil : practiceRun
         state.libraryVersion = libraryVersion
+        state.libraryIndexing = libraryIndexing
         state.singerName = currentSinger
         return state
     }

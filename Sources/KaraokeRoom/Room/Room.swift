@@ -27,6 +27,11 @@ public final class Room: @unchecked Sendable {
         public var maxQueuedPerAddress = 15
         /// Seconds between checks of the songs folder for changes (0 = never).
         public var libraryRefreshInterval = 5.0
+        /// Read the library off the room's queue after `start` (`serve`: a first start with
+        /// 10,000 songs takes 10–25 s, and the room answers meanwhile); false reads it in `start`.
+        public var indexLibraryInBackground = false
+        /// Where song pages point for cover thumbnails (nil: pages carry no covers).
+        public var covers: CoverThumbnails?
         /// Seconds counted between two songs in the queue's estimated start times.
         public var changeoverSeconds = 20.0
         /// Queue changes within this many seconds go out as one `queue` event.
@@ -58,6 +63,8 @@ public final class Room: @unchecked Sendable {
     /// Bumped when the library changed on disk (`state.libraryVersion`).
     var libraryVersion = 0
     var libraryRefresher: (any DispatchSourceTimer)?
+    /// Songs read so far while the library is first read in the background; nil once it is read.
+    var libraryIndexing: Int?
     /// The singer of the song playing (from its queue request), for key memory and the views.
     var currentSinger: String?
     /// Key and tempo each singer last chose for a song ("singer key \u{1} song id").
@@ -117,12 +124,16 @@ public final class Room: @unchecked Sendable {
             self.leaderboard = leaderboard
             self.monitoring = monitoring
             monitoring?.observe { [weak self] source, status in self?.monitoringChangedByItself(source: source, status: status) }
-            let started = MonotonicClock.now()
-            let songs = catalog.index()
-            let read = MonotonicClock.now()
-            songIndex = LibraryIndex(songs)
-            logger.info("song library: \(songs.count) song(s) read in \(Int((read - started) * 1000)) ms, indexed for search in \(Int((MonotonicClock.now() - read) * 1000)) ms")
-            startLibraryRefresher()
+            if options.indexLibraryInBackground {
+                indexLibraryInBackground()
+            } else {
+                let started = MonotonicClock.now()
+                let songs = catalog.index()
+                let read = MonotonicClock.now()
+                songIndex = LibraryIndex(songs)
+                logger.info("song library: \(songs.count) song(s) read in \(Int((read - started) * 1000)) ms, indexed for search in \(Int((MonotonicClock.now() - read) * 1000)) ms")
+                startLibraryRefresher()
+            }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now(), repeating: options.tickInterval, leeway: .milliseconds(2))
             timer.setEventHandler { [weak self] in self?.tick() }
