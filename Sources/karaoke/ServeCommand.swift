@@ -122,6 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
         roomOptions.indexLibraryInBackground = true
         let covers = CoverThumbnails(directory: (scores as NSString).appendingPathComponent("covers"))
         roomOptions.covers = covers
+        roomOptions.keyMemoryPath = (scores as NSString).appendingPathComponent("key-memory.json")
         let room = Room(player: player, catalog: catalog, options: roomOptions)
         if let engine = player as? PlaybackEngine {
             engine.onDeviceEvent = { [logger] event in

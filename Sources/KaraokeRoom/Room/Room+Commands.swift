@@ -259,7 +259,7 @@ extension Room {
     /// The key and tempo the current singer chose for this song, for the next time they sing it.
     func rememberKey() {
         guard let singer = SongQueue.singerKey(currentSinger), let songId = current?.entry.id else { return }
-        keyMemory[singer + "\u{1}" + songId] = (settings.key, settings.tempo)
+        keyMemory.remember(singer: singer, songId: songId, key: settings.key, tempo: settings.tempo)
     }
 
     /// A monitor switch finished: everyone sees the state, the client who asked any failure.

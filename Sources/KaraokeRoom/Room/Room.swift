@@ -30,6 +30,8 @@ public final class Room: @unchecked Sendable {
         /// Read the library off the room's queue after `start` (`serve`: a first start with
         /// 10,000 songs takes 10–25 s, and the room answers meanwhile); false reads it in `start`.
         public var indexLibraryInBackground = false
+        /// The file keeping each singer's key and tempo per song across restarts (nil: memory only).
+        public var keyMemoryPath: String?
         /// Where song pages point for cover thumbnails (nil: pages carry no covers).
         public var covers: CoverThumbnails?
         /// Seconds counted between two songs in the queue's estimated start times.
@@ -67,8 +69,8 @@ public final class Room: @unchecked Sendable {
     var libraryIndexing: Int?
     /// The singer of the song playing (from its queue request), for key memory and the views.
     var currentSinger: String?
-    /// Key and tempo each singer last chose for a song ("singer key \u{1} song id").
-    var keyMemory: [String: (key: Int, tempo: Double)] = [:]
+    /// Key and tempo each singer last chose for a song (kept in `options.keyMemoryPath`).
+    let keyMemory: KeyMemory
     /// True once the song's run became a practice run (see `StatePayload.practice`).
     var practiceRun = false
     var current: (entry: CatalogEntry, song: Song, payload: SongPayload, timelines: [Timeline])?
@@ -105,6 +107,7 @@ public final class Room: @unchecked Sendable {
         self.catalog = catalog
         self.options = options
         self.logger = logger
+        keyMemory = KeyMemory(path: options.keyMemoryPath, logger: logger)
         for (index, name) in options.singerNames.enumerated() where !name.isEmpty {
             if let seat = settings.singers.firstIndex(where: { $0.singer == index }) {
                 settings.singers[seat].name = name
@@ -153,6 +156,7 @@ public final class Room: @unchecked Sendable {
             loading = nil
             player.stop()
         }
+        keyMemory.flush()
     }
 
     /// Every song indexed (one per lyric file; versions not folded), for the log.
