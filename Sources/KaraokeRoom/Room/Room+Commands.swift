@@ -7,6 +7,7 @@ import SongModel
 /// Room commands from clients: validation, the change, and what is sent back.
 extension Room {
     func perform(_ command: ClientCommand, from client: ClientID, requestId: Int?) throws {
+        if command.endsIntermission { intermissionEnds = nil }
         switch command {
         case .hello(let role, let pin, let name, let token):
             var issued: String?
@@ -24,6 +25,9 @@ extension Room {
         case .results:
             sendResults(to: client)
             return
+        case .pauseBetweenSongs(let seconds):
+            pauseBetweenSongs = seconds
+            if let ends = intermissionEnds { intermissionEnds = min(ends, MonotonicClock.now() + seconds) }
         case .play:
             try requireNoCalibration()
             if current == nil {

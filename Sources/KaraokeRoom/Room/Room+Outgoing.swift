@@ -19,6 +19,8 @@ extension Room {
         state.practice = current == nil ? nil : practiceRun
         state.libraryVersion = libraryVersion
         state.libraryIndexing = libraryIndexing
+        state.pauseBetweenSongs = pauseBetweenSongs
+        state.intermission = intermissionPayload()
         state.singerName = currentSinger
         return state
     }

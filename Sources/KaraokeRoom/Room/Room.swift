@@ -36,6 +36,9 @@ public final class Room: @unchecked Sendable {
         public var covers: CoverThumbnails?
         /// Seconds counted between two songs in the queue's estimated start times.
         public var changeoverSeconds = 20.0
+        /// Seconds the room waits after a song before starting the next queued one (the host
+        /// changes it with `pauseBetweenSongs`; 0 starts it at once).
+        public var pauseBetweenSongs = 10.0
         /// Queue changes within this many seconds go out as one `queue` event.
         public var queueCoalescing = 0.1
         /// Wrong-PIN back-off per address.
@@ -71,6 +74,9 @@ public final class Room: @unchecked Sendable {
     var currentSinger: String?
     /// Key and tempo each singer last chose for a song (kept in `options.keyMemoryPath`).
     let keyMemory: KeyMemory
+    /// The wait between songs (host setting), and when the current wait ends (monotonic).
+    lazy var pauseBetweenSongs = options.pauseBetweenSongs
+    var intermissionEnds: Double?
     /// True once the song's run became a practice run (see `StatePayload.practice`).
     var practiceRun = false
     var current: (entry: CatalogEntry, song: Song, payload: SongPayload, timelines: [Timeline])?
