@@ -72,6 +72,17 @@ def test_covers_are_scaled_served_confined_and_shown(cover_server, browser):
     assert no_horizontal_overflow(guest)
     screenshot(guest, "remote-covers-390x844")
 
+    for width, height in ((1366, 768), (1920, 1080)):
+        wide = browser(width, height)
+        wide.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        wide.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            localStorage.setItem('karaoke.name', 'Bo'); localStorage.setItem('karaoke.nameAsked', '1');"""})
+        open_remote(wide, server)
+        wait(wide, lambda d: (covers_on_page(d).get("Cover Png") or {}).get("width") == 96, timeout=20)
+        assert no_horizontal_overflow(wide)
+        screenshot(wide, f"remote-covers-{width}x{height}")
+
     url = shown["Cover Jpeg"]["src"].split("?")[0]
     assert re.fullmatch(r"/cover/[0-9a-f]{16}\.jpg", url), url
     status, headers, body = get(server, url)

@@ -48,6 +48,12 @@ def test_display_counts_down_the_pause_and_the_host_starts_the_song(room, browse
     screenshot(display, f"display-intermission-{width}x{height}")
     if width == 390:
         screenshot(host, "remote-intermission-390x844")
+        tab(host, "settings")
+        pause = host.find_element(By.ID, "pause-between")
+        host.execute_script("arguments[0].scrollIntoView({block: 'center'})", pause)
+        assert pause.get_attribute("value") == "30"
+        screenshot(host, "remote-settings-pause-390x844")
+        tab(host, "now")
     # The queue's confirmation toasts fade first (they sit over the transport for 3 s).
     wait(host, lambda d: "show" not in d.find_element(By.ID, "toast").get_attribute("class"), timeout=6)
     host.find_element(By.ID, "play").click()
