@@ -5,8 +5,8 @@ import EventServer
 /// starts it. The host's `play` starts it at once; any other transport command cancels the wait.
 extension Room {
     func beginIntermission() {
+        // `loadSong` already stopped the player and the live session's runs of the song that ended.
         transportState = .stopped
-        liveSession?.roomStopped()
         intermissionEnds = MonotonicClock.now() + pauseBetweenSongs
         logger.info("next song \(current?.entry.id ?? "-") starts in \(Int(pauseBetweenSongs)) s")
     }
