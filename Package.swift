@@ -27,6 +27,8 @@ let package = Package(
         // The X.509 work for `serve --tls` (the same OpenSSL libwebsockets serves TLS with).
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // Song covers scaled to thumbnails for the remote's list (JPEG and PNG in, JPEG out).
+        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
 
         // Pure Swift: no C library below this line until AudioFiles.
         .target(name: "SongModel"),
@@ -48,7 +50,7 @@ let package = Package(
         ]),
         .target(name: "KaraokeRoom", dependencies: [
             "SongModel", "SongFormats", "LyricTimeline", "Scoring", "ScoreStore",
-            "AudioFiles", "AudioEngine", "PitchDetection", "EventServer",
+            "AudioFiles", "AudioEngine", "PitchDetection", "EventServer", "CGD",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "karaoke", dependencies: [

@@ -119,6 +119,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var roomOptions = Room.Options(pin: roomPin, audio: !noAudio)
         roomOptions.singerNames = singer
+        roomOptions.indexLibraryInBackground = true
+        let covers = CoverThumbnails(directory: (scores as NSString).appendingPathComponent("covers"))
+        roomOptions.covers = covers
+        roomOptions.keyMemoryPath = (scores as NSString).appendingPathComponent("key-memory.json")
         let room = Room(player: player, catalog: catalog, options: roomOptions)
         if let engine = player as? PlaybackEngine {
             engine.onDeviceEvent = { [logger] event in
@@ -150,6 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
             allowedHosts: HostAllowList.reachableNames(listenHost: host, extra: allowedHosts),
             tls: tlsSetup?.listener)
         serverConfiguration.fileRoutes = ["/join.svg": joinFolder + "/join.svg", "/join.txt": joinFolder + "/join.txt"]
+        serverConfiguration.generatedRoutes = [CoverThumbnails.mountpoint: covers]
         let server = EventServer(configuration: serverConfiguration)
         store.writeQueue.report(to: room, logger: logger)
         // No live session in --no-audio mode (nothing plays, so there is no clock to sing against).
@@ -173,12 +178,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         room.start(transport: server, liveSession: live?.session, leaderboard: StoreLeaderboard(store: store),
                    monitoring: monitoring)
-        let indexed = room.indexedSongs
-        for song in indexed {
-            if let error = song.error { logger.warning("song \(song.id): \(error)") }
-            for warning in song.warnings { logger.warning("song \(song.id): \(warning)") }
-        }
-        if let problem = catalog.cacheProblem { logger.warning("\(problem)") }
+        // The library is read in the background; the room logs its songs' problems once read.
         if let song {
             do { try room.load(songId: song) } catch let error as CustomStringConvertible {
                 throw ValidationError("--song \(song): \(error)")
@@ -192,7 +192,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
 
         let bound = server.port
-        print("karaoke: room \"\(room.options.name)\" with \(indexed.count) song(s) from \(songs)\(noAudio ? " (no audio)" : "")")
+        print("karaoke: room \"\(room.options.name)\" with the songs of \(songs)\(noAudio ? " (no audio)" : "")")
         if let live, !noMic { print("  scoring \(live.sources.count) singer(s) from \(mic.isEmpty ? "the default source" : mic.joined(separator: ", ")) and up to \(PhoneSeats.maxPhones) phones") }
         if let engine = player as? PlaybackEngine {
             for line in LatencyLines.lines(engine: engine, output: output, live: live) { print("  \(line)") }

@@ -101,7 +101,11 @@ function showUpNext() {
 connection
   .on('hello', () => { showSong(); showUpNext(); })
   .on('song', () => { showSong(); showUpNext(); })
-  .on('state', () => { showLabels(); showUpNext(); })
+  .on('state', (state) => {
+    // The server's wait before the next song: its end on this page's clock.
+    intermissionEnds = state.intermission ? performance.now() / 1000 + state.intermission.endsIn : null;
+    showLabels(); showUpNext();
+  })
   .on('queue', showUpNext)
   .on('total', (total) => { totals.set(total.singer, total); showScores(); })
   .on('results', (results) => { scoreScreen.show(results, connection.song, connection.state?.singers); });
@@ -121,6 +125,7 @@ function firstLineStart(song) {
 }
 
 let lastCountdown = null;
+let intermissionEnds = null;
 function frame() {
   const t = connection.position() - offset;
   scoreScreen.update(connection);
@@ -134,11 +139,15 @@ function frame() {
   // The title shows until the first line is near (and never over the lyrics afterwards).
   $('heading').classList.toggle('faded', !between && !!song && !state?.loading && t > first - 2);
   // Once the host starts a song, the seconds to its first line.
-  const countdown = connection.playing && t < first ? Math.ceil(first - t) : null;
+  // Between songs, the room's pause before it starts the next one; then the seconds to its first line.
+  const waiting = intermissionEnds !== null && connection.online !== false
+    ? `Next song in ${Math.max(0, Math.ceil(intermissionEnds - performance.now() / 1000))} s` : null;
+  const countdown = waiting ?? (connection.playing && t < first ? `Singing starts in ${Math.ceil(first - t)} s` : null);
   if (countdown !== lastCountdown) {
     lastCountdown = countdown;
     $('countdown').hidden = countdown === null;
-    $('countdown').textContent = countdown === null ? '' : `Singing starts in ${countdown} s`;
+    $('countdown').textContent = countdown ?? '';
+    $('countdown').classList.toggle('between', waiting !== null);
   }
   $('progress-fill').style.width = state?.duration ? `${Math.min(100, (t / state.duration) * 100)}%` : '0%';
   requestAnimationFrame(frame);

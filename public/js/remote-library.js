@@ -58,20 +58,29 @@ export class SongsTab {
     this.songs = page.offset ? this.songs.concat(page.songs) : page.songs;
     this.total = page.total ?? page.songs.length;
     this.librarySize = page.librarySize ?? this.total;
+    this.indexing = page.indexing ?? null;
+    this.render();
+  }
+
+  // The server is still reading the library (a first start): how many songs so far; null when read.
+  showIndexing(read) {
+    if (read === this.indexing) return;
+    this.indexing = read;
     this.render();
   }
 
   render() {
     const { songs, total } = this;
     const searching = $('search').value.trim() || Object.values(this.filters).some((v) => v != null);
-    $('library-count').textContent = !this.librarySize ? 'The library is empty'
+    $('library-count').textContent = this.indexing != null ? `Reading your songs… ${number(this.indexing)} so far`
+      : !this.librarySize ? 'The library is empty'
       : searching ? `${number(songs.length)} of ${number(total)} matching songs (library: ${number(this.librarySize)})`
         : `${number(songs.length)} of ${number(total)} songs`;
     $('artist-filter').hidden = !this.filters.artist;
     $('artist-name').textContent = this.filters.artist || '';
     const list = $('library');
     list.replaceChildren(...songs.map((song) => this.row(song)));
-    if (!songs.length && this.librarySize) {
+    if (!songs.length && this.librarySize && this.indexing == null) {
       const item = document.createElement('li');
       item.className = 'muted';
       item.textContent = 'No song matches';
@@ -92,6 +101,7 @@ export class SongsTab {
     about.textContent = song.error ? song.error
       : [song.artist, song.duet ? 'duet' : null, song.year, song.hasNotes ? null : 'lyrics only'].filter(Boolean).join(' · ');
     text.append(title, about);
+    item.append(this.cover(song));
     if (song.formats && song.formats.length > 1) {
       const formats = document.createElement('span');
       formats.className = 'formats';
@@ -117,6 +127,29 @@ export class SongsTab {
       }
     }
     return item;
+  }
+
+  // The cover thumbnail, loaded when the row nears the screen. The server makes it on first
+  // demand and answers 503 until it is made: ask again a few times, a little later each time.
+  cover(song) {
+    if (!song.cover) {
+      const none = document.createElement('span');
+      none.className = 'cover none';
+      none.textContent = '♪';
+      return none;
+    }
+    const image = document.createElement('img');
+    image.className = 'cover';
+    image.alt = '';
+    image.loading = 'lazy';
+    image.decoding = 'async';
+    let tries = 0;
+    image.addEventListener('error', () => {
+      if (++tries > 6) { image.removeAttribute('src'); return; }
+      setTimeout(() => { image.src = `${song.cover}?try=${tries}`; }, 400 * tries);
+    });
+    image.src = song.cover;
+    return image;
   }
 
   // A request was confirmed: its button says so.

@@ -35,6 +35,7 @@ let seeking = false;
 let rangeStart = null; // first line of "Loop lines…", waiting for the last
 let shownTab = null;
 let libraryVersion = null;
+let intermissionEnds = null; // the room's wait before the next song ends (this page's clock, s)
 let pinProblem = false;
 
 function toast(text) {
@@ -132,10 +133,14 @@ function showState() {
   showLoop(state);
   $('practice-badge').hidden = !state.practice;
   $('difficulty').value = state.difficulty;
+  if (state.pauseBetweenSongs != null) $('pause-between').value = String(state.pauseBetweenSongs);
+  intermissionEnds = state.intermission ? performance.now() / 1000 + state.intermission.endsIn : null;
+  showIntermission();
   if (state.singerName) $('artist').textContent = `${connection.song?.artist || ''} · ${state.singerName} sings`;
   showSingers(connection, act, toast);
   showMicFigures(state);
   showQueue(state.queue, { act, isHost, singerName });
+  songs.showIndexing(state.libraryIndexing ?? null);
   if (libraryVersion !== state.libraryVersion) {
     // A changed library on disk (or the first state): ask for the page again.
     const first = libraryVersion === null;
@@ -296,6 +301,17 @@ $('tempo-down').addEventListener('click', () => stepTempo(-0.05));
 $('tempo-up').addEventListener('click', () => stepTempo(0.05));
 $('tempo-reset').addEventListener('click', () => act('tempo', { ratio: 1 }));
 $('difficulty').addEventListener('change', () => act('difficulty', { level: $('difficulty').value }));
+$('pause-between').addEventListener('change', () => act('pauseBetweenSongs', { seconds: Number($('pause-between').value) }));
+
+// The room's wait before the next queued song: counted down here; ▶ starts it at once (host).
+function showIntermission() {
+  const box = $('intermission');
+  box.hidden = intermissionEnds === null;
+  if (intermissionEnds === null) return;
+  const left = Math.max(0, Math.ceil(intermissionEnds - performance.now() / 1000));
+  box.textContent = `Next song in ${left} s${isHost() ? ' — ▶ starts it now' : ''}`;
+}
+setInterval(showIntermission, 250);
 $('seek').addEventListener('input', () => { seeking = true; $('elapsed').textContent = formatTime(Number($('seek').value)); });
 $('seek').addEventListener('change', () => { act('seek', { position: Number($('seek').value) }); seeking = false; });
 

@@ -35,6 +35,8 @@ public enum ClientCommand: Sendable, Equatable {
     case artists(letter: String?)
     /// Send this song's results and the leaderboard (`results` event).
     case results
+    /// Seconds the room waits between a song's end and the next queued song (host).
+    case pauseBetweenSongs(seconds: Double)
 
     public var type: String {
         switch self {
@@ -61,6 +63,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .library: "library"
         case .artists: "artists"
         case .results: "results"
+        case .pauseBetweenSongs: "pauseBetweenSongs"
         }
     }
 
@@ -172,6 +175,7 @@ public struct CommandEnvelope: Sendable, Equatable {
             case "library": command = .library(try Self.libraryQuery(args, object))
             case "artists": command = .artists(letter: try args.optionalString("letter"))
             case "results": command = .results
+            case "pauseBetweenSongs": command = .pauseBetweenSongs(seconds: try args.number("seconds", in: 0...120))
             default: return .failure(.unknownCommand(type))
             }
             return .success(CommandEnvelope(id: id, command: command))

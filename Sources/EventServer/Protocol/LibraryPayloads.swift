@@ -48,6 +48,9 @@ public struct LibraryPayload: Codable, Sendable, Equatable {
     public var id: Int?
     /// Server time spent searching, in milliseconds.
     public var elapsedMs: Double?
+    /// While the library is first being read: songs read so far (this page is from the part
+    /// read, usually empty); nil once it is read.
+    public var indexing: Int?
     public init(songs: [SongSummary], total: Int? = nil, librarySize: Int? = nil, offset: Int? = nil, query: String? = nil,
                 id: Int? = nil, elapsedMs: Double? = nil) {
         self.songs = songs

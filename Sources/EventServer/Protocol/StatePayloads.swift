@@ -77,6 +77,19 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     }
 }
 
+/// The wait between two songs: the next song starts by itself `endsIn` seconds after the
+/// state's `t` (the host can start it at once with `play`).
+public struct IntermissionPayload: Codable, Sendable, Equatable {
+    public var songId: String
+    public var endsIn: Double
+    public var seconds: Double
+    public init(songId: String, endsIn: Double, seconds: Double) {
+        self.songId = songId
+        self.endsIn = endsIn
+        self.seconds = seconds
+    }
+}
+
 /// Everything needed to render the room: sent on every change and once a second.
 public struct StatePayload: Codable, Sendable, Equatable {
     public var transport: TransportState
@@ -112,6 +125,12 @@ public struct StatePayload: Codable, Sendable, Equatable {
     public var practice: Bool?
     /// Bumped when the song library changed on disk; clients ask for their page again.
     public var libraryVersion: Int?
+    /// Seconds the room waits between songs (host setting).
+    public var pauseBetweenSongs: Double?
+    /// While the room waits before starting the next queued song (already loaded).
+    public var intermission: IntermissionPayload?
+    /// While the library is first being read (a first start): songs read so far; nil after.
+    public var libraryIndexing: Int?
     /// The singer of the song playing (from the queue request), when known.
     public var singerName: String?
 

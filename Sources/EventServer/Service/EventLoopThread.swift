@@ -71,6 +71,7 @@ final class EventLoopThread: @unchecked Sendable {
         protocols.initialize(repeating: lws_protocols(), count: 2)
         mount = StaticMount(
             directory: configuration.publicDirectory, pageRoutes: configuration.pageRoutes, fileRoutes: configuration.fileRoutes,
+            callbackRoutes: Array(configuration.generatedRoutes.keys), callbackProtocol: "karaoke",
             extraMimeTypes: configuration.extraMimeTypes, cacheMaxAge: configuration.cacheMaxAge)
         if let host = configuration.host, host != "0.0.0.0", host != "::", !host.isEmpty {
             iface = strdup(host)
@@ -234,6 +235,14 @@ final class EventLoopThread: @unchecked Sendable {
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
             if let refusal = refuseRequest(wsi, webSocket: false) { return refusal }
             let path = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "/"
+            if let (source, name) = generatedRoute(path) {
+                switch source.lookup(name) {
+                case .file: return 0
+                case .notReady: _ = lws_return_http_status(wsi, 503, nil)
+                case .unknown: _ = lws_return_http_status(wsi, 404, nil)
+                }
+                return 1
+            }
             if !publicPaths.isInside(path) {
                 statistics.withLock { $0.rejectedPaths += 1 }
                 log("path", "refused \(path.prefix(200)): it leads outside the public folder")
@@ -241,6 +250,10 @@ final class EventLoopThread: @unchecked Sendable {
                 return 1
             }
             return 0
+
+        case LWS_CALLBACK_HTTP:
+            // Only the generated routes' callback mounts get here (every other path has a file mount).
+            return serveGenerated(wsi, path: header(wsi, WSI_TOKEN_GET_URI) ?? "")
 
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             return refuseRequest(wsi, webSocket: true) ?? 0
@@ -279,6 +292,29 @@ final class EventLoopThread: @unchecked Sendable {
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
+    }
+
+    /// The generated-file source for a request path under one of `generatedRoutes`, and the
+    /// name asked for (the rest of the path; a name with a slash is no name).
+    private func generatedRoute(_ path: String) -> (any GeneratedFileSource, String)? {
+        for (mountpoint, source) in configuration.generatedRoutes where path.hasPrefix(mountpoint + "/") {
+            let name = String(path.dropFirst(mountpoint.count + 1))
+            return (source, name.contains("/") || name.utf8.contains(0) ? "" : name)
+        }
+        return nil
+    }
+
+    /// Answers `LWS_CALLBACK_HTTP` on a generated route (the request's whole path): the file is
+    /// whatever the source names for it.
+    private func serveGenerated(_ wsi: OpaquePointer, path: String) -> Int32 {
+        guard let (source, name) = generatedRoute(path), case .file(let file, let mimeType, let maxAge) = source.lookup(name) else {
+            _ = lws_return_http_status(wsi, 404, nil)
+            return -1
+        }
+        let headers = "Cache-Control: public, max-age=\(maxAge)\r\n"
+        let served = headers.withCString { lws_serve_http_file(wsi, file, mimeType, $0, Int32(strlen($0))) }
+        if served < 0 || (served > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
+        return 0
     }
 
     private func receive(_ connection: ClientConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {

@@ -12,6 +12,9 @@ public struct EventServerConfiguration: Sendable {
     /// "/tmp/karaoke-join-…/join.svg"` (files the server writes at start; lws answers the bare
     /// path with a redirect to `path/`, which serves the file).
     public var fileRoutes: [String: String] = [:]
+    /// Mountpoints whose files the server makes (e.g. `"/cover"`: `/cover/<name>` asks the
+    /// source for `<name>`); no part of such a path is ever opened as given.
+    public var generatedRoutes: [String: any GeneratedFileSource] = [:]
     /// Extensions lws does not know by default, e.g. `".webmanifest": "application/manifest+json"`.
     public var extraMimeTypes: [String: String]
     /// Seconds a browser may reuse a file before revalidating it with its ETag.

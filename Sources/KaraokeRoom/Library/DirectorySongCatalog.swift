@@ -33,6 +33,8 @@ public struct DirectorySongCatalog: SongCatalog {
 
     public func index() -> [IndexedSong] { indexer.index() }
 
+    public func index(progress: @escaping @Sendable (Int) -> Void) -> [IndexedSong] { indexer.index(progress: progress) }
+
     public func refreshed() -> [IndexedSong]? { indexer.refreshed() }
 
     public func entry(id: String) -> CatalogEntry? {

@@ -46,7 +46,9 @@ final class LibraryIndexer: @unchecked Sendable {
     /// The whole index. At start a readable cache is trusted as it is, so a big library is
     /// ready at once; the first `refreshed()` then walks the tree and reads what changed while
     /// the server was down. Without a cache, every folder is read now.
-    func index() -> [IndexedSong] {
+    /// `progress` hears how many songs were read so far, about 4 times a second, while folders
+    /// are read (a first start without a cache); not called when the cache answers.
+    func index(progress: (@Sendable (Int) -> Void)? = nil) -> [IndexedSong] {
         lock.withLock {
             if !loadedCache {
                 loadedCache = true
@@ -56,7 +58,7 @@ final class LibraryIndexer: @unchecked Sendable {
                     return songsLocked()
                 }
             }
-            _ = rebuildLocked()
+            _ = rebuildLocked(progress: progress)
             return songsLocked()
         }
     }
@@ -85,7 +87,7 @@ final class LibraryIndexer: @unchecked Sendable {
     }
 
     /// Walks the tree, reusing unchanged folders; true when anything changed.
-    private func rebuildLocked() -> Bool {
+    private func rebuildLocked(progress: (@Sendable (Int) -> Void)? = nil) -> Bool {
         if !loadedCache {
             loadedCache = true
             loadCacheLocked()
@@ -95,6 +97,8 @@ final class LibraryIndexer: @unchecked Sendable {
         var next: [String: Folder] = [:]
         var nextOrder: [String] = []
         var changed = false
+        var read = 0
+        var lastReport = Date().timeIntervalSince1970
         for (relative, listing) in library.walk() {
             if let known = folders[relative], known.listing == listing {
                 next[relative] = known
@@ -105,6 +109,11 @@ final class LibraryIndexer: @unchecked Sendable {
                                 coverPath: entry.coverPath)
                 }
                 next[relative] = Folder(relative: relative, listing: listing, songs: songs)
+            }
+            read += next[relative]?.songs.count ?? 0
+            if let progress, Date().timeIntervalSince1970 - lastReport >= 0.25 {
+                lastReport = Date().timeIntervalSince1970
+                progress(read)
             }
             nextOrder.append(relative)
         }

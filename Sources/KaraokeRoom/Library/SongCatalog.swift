@@ -30,6 +30,9 @@ public protocol SongCatalog: Sendable {
     func entries() -> [CatalogEntry]
     /// Every song as the library index keeps it.
     func index() -> [IndexedSong]
+    /// The same, telling `progress` now and then how many songs were read so far (a big
+    /// library read for the first time takes a while; the room serves meanwhile).
+    func index(progress: @escaping @Sendable (Int) -> Void) -> [IndexedSong]
     /// One song read in full, or nil when there is no such song.
     func entry(id: String) -> CatalogEntry?
     /// The index again when the songs changed on disk since the last `index()`/`refreshed()`;
@@ -39,6 +42,7 @@ public protocol SongCatalog: Sendable {
 
 extension SongCatalog {
     public func index() -> [IndexedSong] { entries().map { IndexedSong($0) } }
+    public func index(progress: @escaping @Sendable (Int) -> Void) -> [IndexedSong] { index() }
     public func entry(id: String) -> CatalogEntry? { entries().first { $0.id == id } }
     public func refreshed() -> [IndexedSong]? { nil }
 }

@@ -7,6 +7,7 @@ import SongModel
 /// Room commands from clients: validation, the change, and what is sent back.
 extension Room {
     func perform(_ command: ClientCommand, from client: ClientID, requestId: Int?) throws {
+        if command.endsIntermission { intermissionEnds = nil }
         switch command {
         case .hello(let role, let pin, let name, let token):
             var issued: String?
@@ -24,6 +25,9 @@ extension Room {
         case .results:
             sendResults(to: client)
             return
+        case .pauseBetweenSongs(let seconds):
+            pauseBetweenSongs = seconds
+            if let ends = intermissionEnds { intermissionEnds = min(ends, MonotonicClock.now() + seconds) }
         case .play:
             try requireNoCalibration()
             if current == nil {
@@ -237,6 +241,9 @@ extension Room {
     /// A song of the index that can be queued (read without error, not too large).
     func queueableSong(_ songId: String) throws -> IndexedSong {
         guard let song = songIndex.song(id: songId) else {
+            if let read = libraryIndexing {
+                throw RoomCommandError("libraryLoading", "the song library is still being read (\(read) songs so far); try again in a moment")
+            }
             throw RoomCommandError("unknownSong", "no song \"\(songId)\" in the library")
         }
         if let error = song.error {
@@ -256,7 +263,7 @@ extension Room {
     /// The key and tempo the current singer chose for this song, for the next time they sing it.
     func rememberKey() {
         guard let singer = SongQueue.singerKey(currentSinger), let songId = current?.entry.id else { return }
-        keyMemory[singer + "\u{1}" + songId] = (settings.key, settings.tempo)
+        keyMemory.remember(singer: singer, songId: songId, key: settings.key, tempo: settings.tempo)
     }
 
     /// A monitor switch finished: everyone sees the state, the client who asked any failure.

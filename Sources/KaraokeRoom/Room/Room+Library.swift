@@ -7,11 +7,17 @@ import Foundation
 extension Room {
     func sendLibraryPage(_ query: LibraryQuery, to client: ClientID, requestId: Int?) {
         let started = MonotonicClock.now()
-        let (total, songs) = songIndex.query(query)
+        var (total, songs) = songIndex.query(query)
         let elapsed = (MonotonicClock.now() - started) * 1000
-        transport?.send(.library(LibraryPayload(songs: songs, total: total, librarySize: songIndex.count, offset: query.offset,
-                                                query: query.text, id: requestId, elapsedMs: (elapsed * 100).rounded() / 100)),
-                        to: client)
+        if let covers = options.covers {
+            for index in songs.indices {
+                songs[index].cover = songIndex.song(id: songs[index].id)?.coverPath.flatMap(covers.url(forCover:))
+            }
+        }
+        var page = LibraryPayload(songs: songs, total: total, librarySize: songIndex.count, offset: query.offset,
+                                  query: query.text, id: requestId, elapsedMs: (elapsed * 100).rounded() / 100)
+        page.indexing = libraryIndexing
+        transport?.send(.library(page), to: client)
     }
 
     func sendArtists(letter: String?, to client: ClientID) {
@@ -35,10 +41,39 @@ extension Room {
         libraryRefresher = timer
     }
 
-    func libraryChanged(_ index: LibraryIndex) {
+    /// Reads the library off the room's queue; meanwhile clients see how many songs were read
+    /// (`state.libraryIndexing`, `library.indexing`), and the room plays and queues what it can.
+    func indexLibraryInBackground() {
+        libraryIndexing = 0
+        let catalog = catalog
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let room = self
+            let started = MonotonicClock.now()
+            let songs = catalog.index { read in
+                room.queue.async {
+                    guard room.libraryIndexing != nil else { return }
+                    room.libraryIndexing = read
+                    room.broadcastState()
+                }
+            }
+            let read = MonotonicClock.now()
+            let index = LibraryIndex(songs)
+            let built = MonotonicClock.now()
+            room.queue.async {
+                room.logger.info("song library: \(songs.count) song(s) read in \(Int((read - started) * 1000)) ms, indexed for search in \(Int((built - read) * 1000)) ms")
+                for song in songs { for warning in song.warnings { room.logger.warning("song \(song.id): \(warning)") } }
+                if let problem = (catalog as? DirectorySongCatalog)?.cacheProblem { room.logger.warning("\(problem)") }
+                room.libraryIndexing = nil
+                room.libraryChanged(index, announce: false)
+                room.startLibraryRefresher()
+            }
+        }
+    }
+
+    func libraryChanged(_ index: LibraryIndex, announce: Bool = true) {
         songIndex = index
         libraryVersion += 1
-        logger.info("song library changed: \(index.count) song(s) now")
+        if announce { logger.info("song library changed: \(index.count) song(s) now") }
         for song in index.songs where song.error != nil { logger.warning("song \(song.id): \(song.error ?? "")") }
         broadcastState()
     }

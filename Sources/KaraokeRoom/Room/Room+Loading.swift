@@ -31,7 +31,7 @@ extension Room {
         player.setLoop(nil)
         currentSinger = singer
         practiceRun = false
-        if let key = SongQueue.singerKey(singer), let remembered = keyMemory[key + "\u{1}" + entry.id] {
+        if let key = SongQueue.singerKey(singer), let remembered = keyMemory.recall(singer: key, songId: entry.id) {
             settings.key = remembered.key
             settings.tempo = remembered.tempo
             liveSession?.roomSettingsChanged(settings)

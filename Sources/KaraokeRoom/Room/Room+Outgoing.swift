@@ -18,6 +18,9 @@ extension Room {
         state.queue = queueWithStartTimes()
         state.practice = current == nil ? nil : practiceRun
         state.libraryVersion = libraryVersion
+        state.libraryIndexing = libraryIndexing
+        state.pauseBetweenSongs = pauseBetweenSongs
+        state.intermission = intermissionPayload()
         state.singerName = currentSinger
         return state
     }

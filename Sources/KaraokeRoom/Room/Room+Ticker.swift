@@ -8,6 +8,7 @@ import SongModel
 extension Room {
     func tick() {
         refreshLatencies()
+        endIntermissionWhenDue()
         guard current != nil else { return }
         if transportState == .playing && !player.isPlaying {
             // The player stops by itself at the end of the song, or pauses when its device is lost.
@@ -30,7 +31,11 @@ extension Room {
         for singer in totals.keys { totals[singer]?.final = true }
         beginFinishedResults()
         if let item = songQueue.popFirst(), (try? loadSong(item.songId, singer: item.requestedBy)) != nil {
-            startPlaying()
+            if pauseBetweenSongs > 0 {
+                beginIntermission()
+            } else {
+                startPlaying()
+            }
             broadcastQueue()
         } else {
             transportState = .stopped

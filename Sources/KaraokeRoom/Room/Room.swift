@@ -27,8 +27,18 @@ public final class Room: @unchecked Sendable {
         public var maxQueuedPerAddress = 15
         /// Seconds between checks of the songs folder for changes (0 = never).
         public var libraryRefreshInterval = 5.0
+        /// Read the library off the room's queue after `start` (`serve`: a first start with
+        /// 10,000 songs takes 10–25 s, and the room answers meanwhile); false reads it in `start`.
+        public var indexLibraryInBackground = false
+        /// The file keeping each singer's key and tempo per song across restarts (nil: memory only).
+        public var keyMemoryPath: String?
+        /// Where song pages point for cover thumbnails (nil: pages carry no covers).
+        public var covers: CoverThumbnails?
         /// Seconds counted between two songs in the queue's estimated start times.
         public var changeoverSeconds = 20.0
+        /// Seconds the room waits after a song before starting the next queued one (the host
+        /// changes it with `pauseBetweenSongs`; 0 starts it at once).
+        public var pauseBetweenSongs = 10.0
         /// Queue changes within this many seconds go out as one `queue` event.
         public var queueCoalescing = 0.1
         /// Wrong-PIN back-off per address.
@@ -58,10 +68,15 @@ public final class Room: @unchecked Sendable {
     /// Bumped when the library changed on disk (`state.libraryVersion`).
     var libraryVersion = 0
     var libraryRefresher: (any DispatchSourceTimer)?
+    /// Songs read so far while the library is first read in the background; nil once it is read.
+    var libraryIndexing: Int?
     /// The singer of the song playing (from its queue request), for key memory and the views.
     var currentSinger: String?
-    /// Key and tempo each singer last chose for a song ("singer key \u{1} song id").
-    var keyMemory: [String: (key: Int, tempo: Double)] = [:]
+    /// Key and tempo each singer last chose for a song (kept in `options.keyMemoryPath`).
+    let keyMemory: KeyMemory
+    /// The wait between songs (host setting), and when the current wait ends (monotonic).
+    lazy var pauseBetweenSongs = options.pauseBetweenSongs
+    var intermissionEnds: Double?
     /// True once the song's run became a practice run (see `StatePayload.practice`).
     var practiceRun = false
     var current: (entry: CatalogEntry, song: Song, payload: SongPayload, timelines: [Timeline])?
@@ -98,6 +113,7 @@ public final class Room: @unchecked Sendable {
         self.catalog = catalog
         self.options = options
         self.logger = logger
+        keyMemory = KeyMemory(path: options.keyMemoryPath, logger: logger)
         for (index, name) in options.singerNames.enumerated() where !name.isEmpty {
             if let seat = settings.singers.firstIndex(where: { $0.singer == index }) {
                 settings.singers[seat].name = name
@@ -117,12 +133,16 @@ public final class Room: @unchecked Sendable {
             self.leaderboard = leaderboard
             self.monitoring = monitoring
             monitoring?.observe { [weak self] source, status in self?.monitoringChangedByItself(source: source, status: status) }
-            let started = MonotonicClock.now()
-            let songs = catalog.index()
-            let read = MonotonicClock.now()
-            songIndex = LibraryIndex(songs)
-            logger.info("song library: \(songs.count) song(s) read in \(Int((read - started) * 1000)) ms, indexed for search in \(Int((MonotonicClock.now() - read) * 1000)) ms")
-            startLibraryRefresher()
+            if options.indexLibraryInBackground {
+                indexLibraryInBackground()
+            } else {
+                let started = MonotonicClock.now()
+                let songs = catalog.index()
+                let read = MonotonicClock.now()
+                songIndex = LibraryIndex(songs)
+                logger.info("song library: \(songs.count) song(s) read in \(Int((read - started) * 1000)) ms, indexed for search in \(Int((MonotonicClock.now() - read) * 1000)) ms")
+                startLibraryRefresher()
+            }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now(), repeating: options.tickInterval, leeway: .milliseconds(2))
             timer.setEventHandler { [weak self] in self?.tick() }
@@ -142,6 +162,7 @@ public final class Room: @unchecked Sendable {
             loading = nil
             player.stop()
         }
+        keyMemory.flush()
     }
 
     /// Every song indexed (one per lyric file; versions not folded), for the log.

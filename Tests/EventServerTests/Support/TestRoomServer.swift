@@ -17,6 +17,7 @@ final class TestRoomServer {
          leaderboard: (any RoomLeaderboard)? = nil, monitoring: SingerMonitoring? = nil,
          liveSession: (any RoomLiveSession)? = nil,
          roomPlayer: (any RoomPlayer)? = nil, catalog: any SongCatalog = TestSong.catalog,
+         generatedRoutes: [String: any GeneratedFileSource] = [:],
          configure: (inout Room.Options) -> Void = { _ in }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-es-\(UUID().uuidString)")
         let publicDir = root.appendingPathComponent("public")
@@ -36,13 +37,15 @@ final class TestRoomServer {
         var options = Room.Options(pin: RoomPin(Self.pin)!, audio: false, tickInterval: 0.02, stateInterval: 0.5)
         configure(&options)
         room = Room(player: roomPlayer ?? player, catalog: catalog, options: options)
-        server = EventServer(configuration: EventServerConfiguration(
+        var configuration = EventServerConfiguration(
             host: "127.0.0.1", port: 0, publicDirectory: publicDir.path, pageRoutes: ["/remote": "remote.html"],
             allowedOrigins: allowedOrigins, rateLimit: rateLimit, queueLimits: queueLimits,
             // A test client that waits on others without reading (a display checked only at the
             // end) answers no ping meanwhile; on a loaded CI box that can exceed the server's
             // 30 + 30 s idle allowance. These tests are not about idle sockets (test_security.py is).
-            idlePingSeconds: 600))
+            idlePingSeconds: 600)
+        configuration.generatedRoutes = generatedRoutes
+        server = EventServer(configuration: configuration)
         room.start(transport: server, liveSession: liveSession, leaderboard: leaderboard, monitoring: monitoring)
         if loadSong { try room.load(songId: "test") }
         try server.start(delegate: room.connectionHandler)

@@ -204,6 +204,29 @@ enum TestSocket {
     }
 
     /// Sends a raw HTTP/1.1 request (the path is not normalised) and returns the status code.
+    /// A whole `Connection: close` response: status, header text and body.
+    static func rawHTTP(port: Int, path: String) throws -> (Int, String, Data) {
+        let fd = try connect(port: port)
+        defer { Glibc.close(fd) }
+        try sendAll(fd, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8))
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while response.count < 1_000_000, poll(&descriptor, 1, 3000) > 0 {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { break }
+            response += chunk[0..<n]
+        }
+        guard let end = (0..<max(0, response.count - 3)).first(where: { response[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) }) else {
+            throw Failure(what: "no end of headers in \(response.count) bytes")
+        }
+        let head = String(decoding: response[..<end], as: UTF8.self)
+        guard head.hasPrefix("HTTP/1.1 "), let code = Int(head.dropFirst(9).prefix(3)) else {
+            throw Failure(what: "no HTTP status in \(head.prefix(40))")
+        }
+        return (code, head, Data(response[(end + 4)...]))
+    }
+
     static func rawHTTPStatus(port: Int, path: String) throws -> Int {
         let fd = try connect(port: port)
         defer { Glibc.close(fd) }

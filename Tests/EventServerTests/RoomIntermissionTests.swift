@@ -1,0 +1,73 @@
+import EventServer
+import Foundation
+import KaraokeRoom
+import Testing
+
+@Suite("Room: the pause between songs, its countdown, and the host skipping it")
+struct RoomIntermissionTests {
+    /// Ends the song playing by seeking just before its end.
+    static func runToEnd(_ host: WebSocketTestClient) throws {
+        let state = try #require(try host.waitFor("state") { ($0["transport"] as? String) == "playing" })
+        let duration = try #require(state["duration"] as? Double)
+        try host.sendText(#"{"type":"seek","position":\#(duration - 0.2)}"#)
+    }
+
+    @Test func theNextSongWaitsThePauseWithACountdownThenStarts() throws {
+        let room = try TestRoomServer(loadSong: false, catalog: RoomQueueTurnsTests.catalog()) { $0.pauseBetweenSongs = 1.5 }
+        defer { room.stop() }
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        _ = try host.waitFor("hello") { ($0["role"] as? String) == "host" }
+        try host.sendText(#"{"type":"queueAdd","songId":"s1","requestedBy":"Ann"}"#)
+        try host.sendText(#"{"type":"queueAdd","songId":"s2","requestedBy":"Bob"}"#)
+        try host.sendText(#"{"type":"play"}"#)
+        try Self.runToEnd(host)
+        let waiting = try #require(try host.waitFor("state", timeout: 5) { ($0["intermission"] as? [String: Any]) != nil })
+        let intermission = try #require(waiting["intermission"] as? [String: Any])
+        #expect(waiting["songId"] as? String == "s2" && waiting["transport"] as? String == "stopped")
+        #expect(intermission["songId"] as? String == "s2" && intermission["seconds"] as? Double == 1.5)
+        let endsIn = try #require(intermission["endsIn"] as? Double)
+        #expect(endsIn > 0.5 && endsIn <= 1.5, "endsIn \(endsIn)")
+        #expect(waiting["pauseBetweenSongs"] as? Double == 1.5)
+        let began = Date()
+        let playing = try #require(try host.waitFor("state", timeout: 5) { ($0["transport"] as? String) == "playing" })
+        let waited = Date().timeIntervalSince(began)
+        #expect(playing["songId"] as? String == "s2" && playing["intermission"] == nil)
+        #expect(waited >= endsIn - 0.3 && waited < endsIn + 1.0, "started \(waited) s after a countdown of \(endsIn) s")
+    }
+
+    @Test func theHostSkipsTheWaitWithPlayAndCanChangeThePause() throws {
+        let room = try TestRoomServer(loadSong: false, catalog: RoomQueueTurnsTests.catalog())
+        defer { room.stop() }
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        _ = try host.waitFor("hello") { ($0["role"] as? String) == "host" }
+        let guest = try room.client(role: "guest")
+        try guest.sendText(#"{"type":"pauseBetweenSongs","seconds":5}"#)
+        let refused = try #require(try guest.waitFor("error"))
+        #expect(refused["code"] as? String == "forbidden")
+        try host.sendText(#"{"type":"pauseBetweenSongs","seconds":60}"#)
+        _ = try #require(try host.waitFor("state") { ($0["pauseBetweenSongs"] as? Double) == 60 })
+        try host.sendText(#"{"type":"queueAdd","songId":"s1"}"#)
+        try host.sendText(#"{"type":"queueAdd","songId":"s3"}"#)
+        try host.sendText(#"{"type":"play"}"#)
+        try Self.runToEnd(host)
+        let waiting = try #require(try host.waitFor("state", timeout: 5) { ($0["intermission"] as? [String: Any]) != nil })
+        #expect(((waiting["intermission"] as? [String: Any])?["endsIn"] as? Double ?? 0) > 55)
+        try host.sendText(#"{"type":"play"}"#)
+        let playing = try #require(try host.waitFor("state", timeout: 2) { ($0["transport"] as? String) == "playing" })
+        #expect(playing["songId"] as? String == "s3" && playing["intermission"] == nil)
+    }
+
+    @Test func noPauseStartsTheNextSongAtOnce() throws {
+        let room = try TestRoomServer(loadSong: false, catalog: RoomQueueTurnsTests.catalog()) { $0.pauseBetweenSongs = 0 }
+        defer { room.stop() }
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        _ = try host.waitFor("hello") { ($0["role"] as? String) == "host" }
+        try host.sendText(#"{"type":"queueAdd","songId":"s1"}"#)
+        try host.sendText(#"{"type":"queueAdd","songId":"s2"}"#)
+        try host.sendText(#"{"type":"play"}"#)
+        try Self.runToEnd(host)
+        let next = try #require(try host.waitFor("state", timeout: 5) { ($0["songId"] as? String) == "s2" })
+        #expect(next["intermission"] == nil)
+        _ = try #require(try host.waitFor("state", timeout: 2) { ($0["transport"] as? String) == "playing" && ($0["songId"] as? String) == "s2" })
+    }
+}

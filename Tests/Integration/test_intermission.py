@@ -1,0 +1,63 @@
+"""The pause between songs: after a song ends with another queued, the room waits (host
+setting), the TV display and the remote count down, and the host's ▶ starts the song at once."""
+import re
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import Server, screenshot, wait
+from test_remote import open_remote, phone, state, tab
+
+
+@pytest.fixture
+def room(songs_dir):
+    server = Server(songs_dir, options=["--no-audio"]).start()
+    yield server
+    server.stop()
+
+
+def end_first_song(host, pause):
+    host.execute_script(f"""
+        const k = window.karaoke;
+        k.send('pauseBetweenSongs', {{seconds: {pause}}});
+        k.send('queueAdd', {{songId: 'tiny', requestedBy: 'Ann'}});
+        k.send('queueAdd', {{songId: 'second', requestedBy: 'Bob'}});
+        k.send('play');""")
+    wait(host, lambda d: (state(d) or {}).get("transport") == "playing" and state(d).get("songId") == "tiny")
+    duration = state(host)["duration"]
+    host.execute_script(f"window.karaoke.send('seek', {{position: {duration - 0.3}}})")
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1366, 768), (1920, 1080)])
+def test_display_counts_down_the_pause_and_the_host_starts_the_song(room, browser, width, height):
+    host = open_remote(phone(browser), room, host=True)
+    display = browser(width, height)
+    display.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
+    display.get(room.url("/display"))
+    wait(display, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.state)"))
+    end_first_song(host, 30)
+    text = wait(display, lambda d: re.fullmatch(r"Next song in (\d+) s", d.find_element(By.ID, "countdown").text), timeout=10)
+    assert 20 <= int(text.group(1)) <= 30, text.group(0)
+    assert state(host)["songId"] == "second" and state(host)["transport"] == "stopped"
+    # The remote counts down too, and says ▶ starts it.
+    tab(host, "now")
+    wait(host, lambda d: re.fullmatch(r"Next song in \d+ s — ▶ starts it now", d.find_element(By.ID, "intermission").text))
+    first = int(text.group(1))
+    wait(display, lambda d: int(re.search(r"\d+", d.find_element(By.ID, "countdown").text).group(0)) < first, timeout=3)
+    screenshot(display, f"display-intermission-{width}x{height}")
+    if width == 390:
+        screenshot(host, "remote-intermission-390x844")
+        tab(host, "settings")
+        pause = host.find_element(By.ID, "pause-between")
+        host.execute_script("arguments[0].scrollIntoView({block: 'center'})", pause)
+        assert pause.get_attribute("value") == "30"
+        screenshot(host, "remote-settings-pause-390x844")
+        tab(host, "now")
+    # The queue's confirmation toasts fade first (they sit over the transport for 3 s).
+    wait(host, lambda d: "show" not in d.find_element(By.ID, "toast").get_attribute("class"), timeout=6)
+    host.find_element(By.ID, "play").click()
+    wait(host, lambda d: state(d)["transport"] == "playing" and state(d)["songId"] == "second" and not state(d).get("intermission"),
+         timeout=3)
+    wait(display, lambda d: not d.find_element(By.ID, "countdown").text.startswith("Next song"), timeout=3)
+    assert host.find_element(By.ID, "intermission").get_attribute("hidden") is not None
