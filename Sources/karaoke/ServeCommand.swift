@@ -227,6 +227,7 @@ struct ServeCommand: AsyncParsableCommand {
         if roomPin.digits.count < RoomPin.defaultLength {
             logger.warning("a \(roomPin.digits.count)-digit PIN is easy to guess; use \(RoomPin.defaultLength) or more digits")
         }
+        signals.running()
         if let boundTLS { print("Listening on TLS port \(boundTLS)") }
         print("Listening on port \(bound)")
         fflush(nil)

@@ -13,6 +13,7 @@ import Glibc
 final class TerminationSignals: @unchecked Sendable {
     private struct Waiting {
         var arrived = false
+        /// Set once the server runs (`running()`): from then on a signal means a clean stop.
         var waiting = false
         var continuation: CheckedContinuation<Void, Never>?
     }
@@ -46,6 +47,13 @@ final class TerminationSignals: @unchecked Sendable {
             return state.continuation
         }
         continuation?.resume()
+    }
+
+    /// The server is up: a signal from now on stops it cleanly, even one that arrives before
+    /// `wait()` (a test that reads "Listening" and sends SIGTERM at once got 128+15 when the
+    /// signal fell between the print and `wait()`). Call before announcing the server.
+    func running() {
+        state.withLock { $0.waiting = true }
     }
 
     /// Returns once SIGINT or SIGTERM has arrived (at once if one already has).
