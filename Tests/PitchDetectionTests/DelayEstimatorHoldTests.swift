@@ -78,4 +78,23 @@ import Testing
         let after = followedAfter ?? Int.max
         #expect(after <= 4 * Self.block, "followed the move to 900 samples after \(after) samples")
     }
+
+    @Test func withoutBleedTheReferenceChangesNothing() {
+        // A clean recording (the mic far from the speakers, or a headset): no bleed to find, so
+        // the detector must read exactly what it reads without the reference.
+        let rate = 16_000.0
+        let count = 20 * Int(rate)
+        let backing = Self.noise(count, seed: 5).map { $0 * 0.3 }
+        let voice = (0..<count).map { i -> Float in
+            let t = Double(i) / rate
+            let f = [196.0, 220, 247, 262][(i / Int(rate)) % 4]
+            return Float((1...6).reduce(0.0) { $0 + sin(2 * Double.pi * f * Double($1) * t) / Double($1) } * 0.2)
+        }
+        let estimator = DelayEstimator(blockLength: 8_000, maxDelay: 4_000, initialDelay: 0, holdTolerance: 80)
+        for i in 0..<count { estimator.push(mic: voice[i], backing: backing[i]) }
+        #expect(!estimator.isLocked, "found a bleed delay \(estimator.delay) where there is none")
+        let plain = PitchDetector(sampleRate: rate).analyze(voice)
+        let referenced = PitchDetector(sampleRate: rate).analyze(voice, backing: backing)
+        #expect(plain.map(\.frequency) == referenced.map(\.frequency))
+    }
 }

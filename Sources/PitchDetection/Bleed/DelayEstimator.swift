@@ -24,11 +24,20 @@ final class DelayEstimator {
     /// won against a quiet bleed under a loud voice (delay stuck at 150–250 ms instead of 20 ms).
     private let taper: UnsafeMutablePointer<Float>
     private var untilNextEstimate: Int
+    /// Peak-to-floor ratios of the correlation: a clear peak holds the alignment; finding or
+    /// moving it takes a strong one, in two blocks running.
+    static let clearPeak: Float = 5
+    static let strongPeak: Float = 8
+    /// A peak this strong finds the alignment in one block (the song's start, where the backing
+    /// plays alone: 15–24).
+    static let certainPeak: Float = 12
     /// A peak within this many samples of the current delay keeps the current delay.
     let holdTolerance: Int
-    /// Whether a peak has been accepted since the start (until then the initial delay is a guess
-    /// and the first clear peak is taken at once).
-    private var locked = false
+    /// Whether the backing has been found in the microphone: one certain peak, or two strong
+    /// ones in blocks running at the same delay. Until then there is no bleed to remove (a clean recording, or a mic
+    /// far from the speakers), and suppressing against a guessed alignment only lets the bleed
+    /// path fit the voice to the backing it sings along with (a clean low voice lost 237 points).
+    private(set) var isLocked = false
     /// A peak away from the current delay, waiting for the next block to confirm it.
     private var candidate: Int?
 
@@ -102,13 +111,22 @@ final class DelayEstimator {
             sumSquares += q[s] * q[s]
             if q[s] > q[best] { best = s }
         }
-        // Accept only a peak that clearly stands out of the correlation floor.
+        // Accept only a peak that clearly stands out of the correlation floor. Finding or moving
+        // the alignment takes a stronger one: on clean voices (no bleed at all) chance peaks
+        // reached 5.0–7.2 × the floor; real bleed from −20 dB up gave 10–24 at the start.
         let rms = (sumSquares / Float(maxDelay + 1)).squareRoot()
-        guard q[best] > 5 * rms else { return }
+        guard q[best] > Self.clearPeak * rms else { return }
         let found = maxDelay - best
-        if !locked {
-            locked = true
-            delay = found
+        let strong = q[best] >= Self.strongPeak * rms
+        if !isLocked {
+            guard strong else { candidate = nil; return }
+            if q[best] >= Self.certainPeak * rms || candidate.map({ abs(found - $0) <= holdTolerance }) == true {
+                isLocked = true
+                delay = found
+                candidate = nil
+            } else {
+                candidate = found
+            }
             return
         }
         if abs(found - delay) <= holdTolerance {
@@ -117,6 +135,7 @@ final class DelayEstimator {
         }
         // A move must show in two blocks running: one block of a loud voice can put a chance
         // peak anywhere in the range, and every move costs the bleed path its memory.
+        guard strong else { candidate = nil; return }
         if let waiting = candidate, abs(found - waiting) <= holdTolerance {
             delay = found
             candidate = nil
@@ -131,7 +150,7 @@ final class DelayEstimator {
         accumulated.update(repeating: (0, 0), count: micFFT.bins)
         untilNextEstimate = blockLength + maxDelay
         delay = min(max(0, initialDelay), maxDelay)
-        locked = false
+        isLocked = false
         candidate = nil
     }
 }

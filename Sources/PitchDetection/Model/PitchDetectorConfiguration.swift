@@ -65,8 +65,10 @@ public struct BleedConfiguration: Sendable, Equatable {
     public var spectralFloor: Float = 0.01
     /// Smoothing of the per-bin bleed transfer estimate (per frame; 0.97 ≈ 0.33 s). Longer
     /// memories protect a voice doubling a backing note better but left more reverberant
-    /// bleed unexplained (docs/pitch.md).
-    public var transferSmoothing: Float = 0.999
+    /// bleed unexplained (docs/pitch.md). 0.995 (≈ 2 s) since the delay holds still: with the
+    /// path converging over 10 s (0.999), a voice singing along with the backing was partly
+    /// explained by it, and at −20 dB the reference scored 39 under none (docs/room-evaluation.md).
+    public var transferSmoothing: Float = 0.995
     /// Lags (in hops, ascending, the first 0) of the backing frames the bleed path is estimated
     /// over, per bin (`ConvolutiveBleedPath`): the room's reverberation is heard through earlier
     /// frames. `[0]` is the single-frame path.
@@ -89,7 +91,7 @@ public struct BleedConfiguration: Sendable, Equatable {
     public var delayBlockSeconds: Double = 0.5
     /// A delay estimate within this of the current one leaves the alignment (and the bleed
     /// path's statistics) alone; a fixed sub-window misalignment is only a phase to the path.
-    public var delayHoldSeconds: Double = 0.0015
+    public var delayHoldSeconds: Double = 0.005
 
     public init() {}
 }

@@ -212,7 +212,9 @@ public final class PitchDetector: @unchecked Sendable {
         let centreShare = whole > 0 ? (centre / Float(hop)) / meanPower : 0
         _ = difference.load(cutHistory.latest(difference.length))
 
-        if withBacking {
+        // Only once the backing has been found in the microphone (see `DelayEstimator.isLocked`).
+        let suppressing = withBacking && delayEstimator.isLocked
+        if suppressing {
             let aligned = backingHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
             bleed.suppress(
                 micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned,
@@ -229,7 +231,7 @@ public final class PitchDetector: @unchecked Sendable {
         if let longer = PeakPicking.harmonicReading(
             candidate, normalised: difference.normalised, minLag: harmonicReadingMinLag, maxLag: maxLag,
             margin: configuration.harmonicReadingMargin),
-            !withBacking || bleed.bearsOutLongerPeriod(longer, over: candidate) {
+            !suppressing || bleed.bearsOutLongerPeriod(longer, over: candidate) {
             // A harmonic was read: the longer period stands (the sub-harmonic check would undo it).
             // With a backing, only if the voice left after suppression has power at the harmonics
             // the longer period adds (suppression itself makes longer lags look more periodic).
@@ -244,7 +246,7 @@ public final class PitchDetector: @unchecked Sendable {
         var frequency = Float(analysisRate) / candidate.lag
         let inRange = frequency >= Float(configuration.minFrequency) * 0.97
             && frequency <= Float(configuration.maxFrequency) * 1.03
-        let voiceShare = withBacking ? bleed.harmonicVoiceShare(lag: candidate.lag) : 1
+        let voiceShare = suppressing ? bleed.harmonicVoiceShare(lag: candidate.lag) : 1
         let mostlyVoice = voiceShare >= configuration.bleed.minimumVoiceShare
         let voiced = gate.decide(clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
         if !voiced { frequency = 0 }
