@@ -29,7 +29,8 @@ public final class StaticMount: @unchecked Sendable {
     private var options: [UnsafeMutablePointer<lws_protocol_vhost_options>] = []
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
-    init(directory: String, pageRoutes: [String: String], fileRoutes: [String: String] = [:], extraMimeTypes: [String: String], cacheMaxAge: Int) {
+    init(directory: String, pageRoutes: [String: String], fileRoutes: [String: String] = [:],
+         callbackRoutes: [String: String] = [:], extraMimeTypes: [String: String], cacheMaxAge: Int) {
         let root = URL(fileURLWithPath: directory).standardizedFileURL.path
         // Mime list shared by every mount.
         var mimeHead: UnsafeMutablePointer<lws_protocol_vhost_options>?
@@ -49,6 +50,18 @@ public final class StaticMount: @unchecked Sendable {
                 return (route.key, file.lastPathComponent, file.deletingLastPathComponent().path)
             }
         var next: UnsafeMutablePointer<lws_http_mount>?
+        // Routes answered by a protocol's callback (origin = the protocol's name).
+        for (mountpoint, protocolName) in callbackRoutes.sorted(by: { $0.key < $1.key }) {
+            let mount = UnsafeMutablePointer<lws_http_mount>.allocate(capacity: 1)
+            mount.initialize(to: lws_http_mount())
+            mount.pointee.mount_next = UnsafePointer(next)
+            mount.pointee.mountpoint = UnsafePointer(StaticMount.keep(mountpoint, in: &strings))
+            mount.pointee.mountpoint_len = UInt8(mountpoint.utf8.count)
+            mount.pointee.origin = UnsafePointer(StaticMount.keep(protocolName, in: &strings))
+            mount.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+            mounts.append(mount)
+            next = mount
+        }
         for (mountpoint, page, origin) in routes {
             let mount = UnsafeMutablePointer<lws_http_mount>.allocate(capacity: 1)
             mount.initialize(to: lws_http_mount())

@@ -41,6 +41,8 @@ final class EventLoopThread: @unchecked Sendable {
 
     // Service-thread state.
     private var connections: [ClientID: ClientConnection] = [:]
+    /// `/media/…` bodies being sent, by wsi.
+    private var mediaTransfers: [Int: MediaTransfer] = [:]
     private var nextClientID: ClientID = 1
     private var writeBuffer: UnsafeMutableRawPointer
     private var writeBufferCapacity: Int
@@ -222,6 +224,7 @@ final class EventLoopThread: @unchecked Sendable {
 
         case LWS_CALLBACK_WSI_DESTROY:
             let key = Int(bitPattern: wsi)
+            mediaTransfers[key] = nil
             if let address = budget.address(of: key) {
                 budget.remove(key)
                 if budget.count(of: address) == 0 {
@@ -241,6 +244,16 @@ final class EventLoopThread: @unchecked Sendable {
                 return 1
             }
             return 0
+
+        case LWS_CALLBACK_HTTP:
+            return serveMedia(wsi, input, length)
+
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return sendMedia(wsi)
+
+        case LWS_CALLBACK_CLOSED_HTTP:
+            mediaTransfers[Int(bitPattern: wsi)] = nil
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
 
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             return refuseRequest(wsi, webSocket: true) ?? 0
@@ -279,6 +292,34 @@ final class EventLoopThread: @unchecked Sendable {
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
+    }
+
+    /// A `/media/<token>` request (lws passes the path after the mountpoint): the published
+    /// file or the byte range asked for; anything unpublished is 404.
+    private func serveMedia(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        let path = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+        guard let file = configuration.media.file(forRequest: path) else {
+            statistics.withLock { $0.rejectedPaths += 1 }
+            return MediaTransfer.status(wsi, 404)
+        }
+        let headOnly = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        let rangeHeader = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_RANGE) > 0
+            ? (header(wsi, WSI_TOKEN_HTTP_RANGE) ?? "malformed") : nil
+        let (transfer, result) = MediaTransfer.begin(wsi, file: file, range: rangeHeader, headOnly: headOnly)
+        if let transfer { mediaTransfers[Int(bitPattern: wsi)] = transfer }
+        return result
+    }
+
+    private func sendMedia(_ wsi: OpaquePointer) -> Int32 {
+        let key = Int(bitPattern: wsi)
+        guard let transfer = mediaTransfers[key] else { return 0 }
+        guard let finished = transfer.sendChunk(wsi, buffer: writeBuffer, capacity: writeBufferCapacity) else {
+            mediaTransfers[key] = nil
+            return -1
+        }
+        guard finished else { return 0 }
+        mediaTransfers[key] = nil
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
     private func receive(_ connection: ClientConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {

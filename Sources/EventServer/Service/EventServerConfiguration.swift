@@ -12,6 +12,8 @@ public struct EventServerConfiguration: Sendable {
     /// "/tmp/karaoke-join-…/join.svg"` (files the server writes at start; lws answers the bare
     /// path with a redirect to `path/`, which serves the file).
     public var fileRoutes: [String: String] = [:]
+    /// Song files served by token from `/media/…` with byte ranges (videos, CDG graphics).
+    public var media = MediaFiles()
     /// Extensions lws does not know by default, e.g. `".webmanifest": "application/manifest+json"`.
     public var extraMimeTypes: [String: String]
     /// Seconds a browser may reuse a file before revalidating it with its ETag.
