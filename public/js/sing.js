@@ -3,6 +3,7 @@ import { RoomConnection, pageParams, formatTime, formatKey, bindStatus, bindLoad
 import { LyricsView } from './lyrics.js';
 import { NoteLane, SINGER_COLOURS } from './notes.js';
 import { ScoreScreen } from './scorescreen.js';
+import { BackgroundVideo } from './background-video.js';
 
 const $ = (id) => document.getElementById(id);
 const params = pageParams();
@@ -113,5 +114,6 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
+window.backgroundVideo = new BackgroundVideo(connection).start();
 connection.connect();
 requestAnimationFrame(frame);

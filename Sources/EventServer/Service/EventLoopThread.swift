@@ -52,6 +52,7 @@ final class EventLoopThread: @unchecked Sendable {
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName = strdup("karaoke")!
     private let mount: StaticMount
+    private let securityHeaders = SecurityHeaders()
     private let iface: UnsafeMutablePointer<CChar>?
     private let tlsStrings: TLSVhostStrings?
 
@@ -120,8 +121,9 @@ final class EventLoopThread: @unchecked Sendable {
             info.protocols = UnsafePointer(protocols)
             info.mounts = UnsafePointer(mount.head)
             info.user = Unmanaged.passUnretained(self).toOpaque()
-            info.options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
-                | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+            // lws's security-headers option, with `media-src 'self'` for background videos.
+            info.headers = securityHeaders.head
+            info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
             // An IPv4 address to bind only resolves on an IPv4 socket (else lws listens on [::]).
             if let host = configuration.host, host.contains("."), !host.contains(":") {
                 info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
