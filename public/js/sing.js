@@ -4,6 +4,7 @@ import { LyricsView } from './lyrics.js';
 import { NoteLane, SINGER_COLOURS } from './notes.js';
 import { ScoreScreen } from './scorescreen.js';
 import { BackgroundVideo } from './background-video.js';
+import { CDGView } from './cdg-view.js';
 
 const $ = (id) => document.getElementById(id);
 const params = pageParams();
@@ -115,5 +116,6 @@ function frame() {
 }
 
 window.backgroundVideo = new BackgroundVideo(connection).start();
+window.cdgView = new CDGView(connection, { parent: document.querySelector('.stage') }).start();
 connection.connect();
 requestAnimationFrame(frame);

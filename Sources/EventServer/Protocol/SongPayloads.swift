@@ -10,6 +10,8 @@ public struct SongPayload: Codable, Sendable, Equatable {
     public var hasNotes: Bool
     /// Background video the views play muted behind the lyrics, when the song has one.
     public var video: BackgroundVideoPayload? = nil
+    /// URL of the song's MP3+G graphics (`/media/<token>.cdg`), drawn instead of lyrics.
+    public var cdg: String? = nil
 
     public init(id: String, title: String, artist: String, duration: Double, parts: [PartPayload], hasNotes: Bool) {
         self.id = id

@@ -17,6 +17,7 @@ extension Room {
         payload.video = entry.videoPath.flatMap { path in
             transport?.publishMedia(path: path).map { BackgroundVideoPayload(url: $0, gap: song.metadata.videoGapSeconds ?? 0) }
         }
+        payload.cdg = entry.cdgPath.flatMap { transport?.publishMedia(path: $0) }
         if loading == nil, current != nil {
             if recordHistory, let previous = current?.entry.id { history.append(previous) }
             player.stop()

@@ -10,7 +10,7 @@ import SongModel
 public struct SongLibrary: Sendable {
     public let directory: String
 
-    static let lyricExtensions = ["txt", "lrc", "flo", "vtt", "json", "srt", "ass", "ssa", "ttml", "dfxp", "kar", "mid", "midi"]
+    static let lyricExtensions = ["txt", "lrc", "flo", "vtt", "json", "srt", "ass", "ssa", "ttml", "dfxp", "kar", "mid", "midi", "cdg"]
     static let audioExtensions = ["ogg", "oga", "opus", "flac", "wav", "mp3"]
     static let imageExtensions = ["jpg", "jpeg", "png", "webp"]
     /// Background videos browsers play (`#VIDEO`, or `video.*` in a one-song folder).
