@@ -62,6 +62,8 @@ struct MediaRouteTests {
             #expect(refused.headers["content-range"] == "bytes */100000", "\(bad)")
             #expect(refused.body.isEmpty)
         }
+        let head = try RawHTTP.get(port: room.port, path: url, headers: ["Range: bytes=0-9"], method: "HEAD")
+        #expect(head.status == 206 && head.headers["content-range"] == "bytes 0-9/100000" && head.body.isEmpty)
         // Names that are not a published token reach nothing, the file's own path included.
         for path in ["/media/", "/media/deadbeef.mp4", "/media" + file.path, "/media/../secret.txt"] {
             #expect(try RawHTTP.get(port: room.port, path: path).status == 404, "\(path)")
@@ -77,10 +79,10 @@ enum RawHTTP {
         var body: [UInt8]
     }
 
-    static func get(port: Int, path: String, headers: [String] = []) throws -> Response {
+    static func get(port: Int, path: String, headers: [String] = [], method: String = "GET") throws -> Response {
         let fd = try TestSocket.connect(port: port)
         defer { close(fd) }
-        let request = (["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
+        let request = (["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
         try TestSocket.sendAll(fd, Array(request.utf8))
         var response: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
