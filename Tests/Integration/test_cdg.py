@@ -173,9 +173,14 @@ def test_replaying_four_minutes_of_packets_is_quick(cdg_server, browser):
 
 @pytest.mark.parametrize("size", [(390, 844), (1366, 768), (1920, 1080)])
 def test_screens_with_graphics(cdg_server, browser, size):
-    for path, name in (("/", "sing"), ("/display", "display")):
+    for path, name in (("/display", "display"), ("/", "sing")):
         driver = open_view(browser, cdg_server, path, size)
         remote = host(browser, cdg_server)
+        if name == "display":
+            # Before the song starts the display shows its join screen, not the graphics.
+            wait(driver, lambda d: d.execute_script("return getComputedStyle(window.cdgView.box).display") == "none")
+            assert driver.find_element(By.ID, "join-screen").is_displayed()
         command(remote, "seek", position=1.5)
+        wait(driver, lambda d: d.execute_script("return getComputedStyle(window.cdgView.box).display") != "none")
         wait(driver, lambda d: pixel(d) != [0, 0, 0])
         screenshot(driver, f"cdg-{name}-{size[0]}x{size[1]}")
