@@ -184,3 +184,11 @@ def test_screens_with_graphics(cdg_server, browser, size):
         wait(driver, lambda d: d.execute_script("return getComputedStyle(window.cdgView.box).display") != "none")
         wait(driver, lambda d: pixel(d) != [0, 0, 0])
         screenshot(driver, f"cdg-{name}-{size[0]}x{size[1]}")
+
+
+def test_song_list_says_the_mp3g_song_is_not_scored(cdg_server, browser):
+    remote = host(browser, cdg_server)
+    remote.find_element(By.ID, "tabbtn-songs").click()
+    wait(remote, lambda d: d.find_element(By.ID, "tab-songs").is_displayed())
+    wait(remote, lambda d: "MP3+G graphics · not scored" in d.find_element(By.ID, "tab-songs").text)
+    assert "Graphics Song" in remote.find_element(By.ID, "tab-songs").text
