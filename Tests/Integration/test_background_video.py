@@ -99,6 +99,8 @@ def assert_in_sync(driver, what, settle=1.0, samples=8):
         s = sample(driver)
         worst = max(worst, abs(s["video"] - s["clock"]))
         time.sleep(0.1)
+    corrections = driver.execute_script("return window.backgroundVideo.corrections")
+    print(f"\n{what}: worst |video - clock| {worst * 1000:.0f} ms over {samples} samples; {corrections} re-seeks so far")
     assert worst <= LIMIT, f"{what}: video off the room clock by {worst * 1000:.0f} ms (last sample {s})"
     return s
 
@@ -125,7 +127,7 @@ def test_video_follows_play_seek_tempo_and_pause(video_server, browser):
     command(remote, "tempo", ratio=0.8)
     wait(singer, lambda d: abs(sample(d)["tempo"] - 0.8) < 1e-6)
     s = assert_in_sync(singer, "tempo 0.8", settle=1.5)
-    assert abs(s["rate"] - 0.8) < 1e-6
+    assert abs(s["rate"] - 0.8) <= 0.8 * 0.05 + 1e-6, "the room tempo, steered by at most 5 %"
     assert_in_sync(display, "display at tempo 0.8", settle=0, samples=4)
     screenshot(singer, "video-sing-1280x800")
     screenshot(display, "video-display-1366x768")

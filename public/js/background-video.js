@@ -1,11 +1,12 @@
 // A song's background video (UltraStar #VIDEO, or video.* in its folder), played muted behind
 // the lyrics and slaved to the room clock: video time = media time + gap (#VIDEOGAP). It
-// follows play/pause, seeks and tempo (playbackRate); when it drifts more than DRIFT_LIMIT
-// from the clock it is put back with a seek. A dim layer keeps the lyrics readable over it.
+// follows play/pause, seeks and tempo (playbackRate); drift under DRIFT_LIMIT is steered out
+// with a slightly faster or slower rate, more is put back with a seek. A dim layer keeps the lyrics readable over it.
 // Usage: `new BackgroundVideo(connection, { offset }).start()`; the room clock is
 // `connection.position()`, `offset` seconds are added (the display's TV-lag setting).
 
 export const DRIFT_LIMIT = 0.08;
+const NUDGE_FROM = 0.015;
 const CHECK_MS = 200;
 
 export class BackgroundVideo {
@@ -28,7 +29,15 @@ export class BackgroundVideo {
     this.url = null;
     this.corrections = 0;
     this.video.addEventListener('loadedmetadata', () => this.sync());
-    this.video.addEventListener('seeked', () => this.sync());
+    // How long the last seek took: a seek while playing aims that far ahead, so the picture
+    // lands where the clock will be when it is ready instead of already behind.
+    this.seekCost = 0;
+    this.seekStarted = null;
+    this.video.addEventListener('seeked', () => {
+      if (this.seekStarted !== null) this.seekCost = Math.min(0.3, (performance.now() - this.seekStarted) / 1000);
+      this.seekStarted = null;
+      this.sync();
+    });
   }
 
   start() {
@@ -75,12 +84,17 @@ export class BackgroundVideo {
     const wanted = Math.min(Math.max(0, this.target(video)), duration);
     const running = state?.transport === 'playing' && this.connection.online !== false
       && this.target(video) >= 0 && wanted < duration;
-    const rate = Math.min(4, Math.max(0.25, Number(state?.tempo) || 1));
-    if (element.playbackRate !== rate) element.playbackRate = rate;
+    const tempo = Math.min(4, Math.max(0.25, Number(state?.tempo) || 1));
     const drift = element.currentTime - wanted;
+    // Small drift is steered out by playing up to 5 % slower or faster (no visible jump);
+    // past DRIFT_LIMIT the video is re-seeked.
+    const nudge = running && Math.abs(drift) > NUDGE_FROM ? Math.min(1.05, Math.max(0.95, 1 - drift)) : 1;
+    const rate = tempo * nudge;
+    if (Math.abs(element.playbackRate - rate) > 1e-3) element.playbackRate = rate;
     if (Math.abs(drift) > (running ? DRIFT_LIMIT : 0.02)) {
       this.corrections += 1;
-      element.currentTime = wanted;
+      this.seekStarted = performance.now();
+      element.currentTime = Math.min(duration, running ? wanted + this.seekCost * tempo : wanted);
     }
     if (running && element.paused) {
       element.play().catch(() => {}); // a muted video may autoplay; if not, it stays a still
