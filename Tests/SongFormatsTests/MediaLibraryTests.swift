@@ -71,5 +71,18 @@ import SongModel
         #expect(entries["missing"]?.videoPath == nil)
         #expect(entries["missing"]?.error == nil)
         #expect(entries["missing"]?.warnings.contains { $0.contains("#VIDEO 'gone.mp4' is not in the folder") } == true)
+
+        // A collection folder: each song's video is the one named like it.
+        let collection = root.appendingPathComponent("collection")
+        try FileManager.default.createDirectory(at: collection, withIntermediateDirectories: true)
+        for name in ["A - One", "B - Two"] {
+            try song("").replacingOccurrences(of: "song.ogg", with: "\(name).ogg")
+                .write(to: collection.appendingPathComponent("\(name).txt"), atomically: true, encoding: .utf8)
+            try Data([0]).write(to: collection.appendingPathComponent("\(name).ogg"))
+        }
+        try Data([0]).write(to: collection.appendingPathComponent("B - Two.mp4"))
+        let songs = Dictionary(uniqueKeysWithValues: SongLibrary(directory: root.path).scan().map { ($0.id, $0) })
+        #expect(songs["collection/A - One"]?.videoPath == nil)
+        #expect(songs["collection/B - Two"]?.videoPath?.hasSuffix("collection/B - Two.mp4") == true)
     }
 }

@@ -174,7 +174,8 @@ public struct SongLibrary: Sendable {
         return entry
     }
 
-    /// The song's background video: the file `#VIDEO` names, else `video.*` in a one-song folder.
+    /// The song's background video: the file `#VIDEO` names, else `video.*` in a one-song folder,
+    /// else a video named like the song in a collection folder (`Artist - Title.mp4`).
     /// A missing or unusable video is a warning (the song plays without it), never an error.
     private func backgroundVideo(named name: String?, lyricsPath: String, files: [String], folder: String, oneSong: Bool,
                                  warnings: inout [String]) -> String? {
@@ -187,7 +188,12 @@ public struct SongLibrary: Sendable {
         if path == nil, let name, !name.isEmpty, !name.contains("://") {
             warnings.append("\(lyricsPath): #VIDEO '\(name)' is not in the folder; no background video")
         }
-        if path == nil, oneSong { path = Self.conventional(files, in: folder, prefixes: ["video"], extensions: Self.videoExtensions) }
+        if path == nil {
+            // In a collection folder `files` are this song's own (`Artist - Title.mp4`).
+            path = oneSong ? Self.conventional(files, in: folder, prefixes: ["video"], extensions: Self.videoExtensions)
+                : files.first { Self.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                    .map { (folder as NSString).appendingPathComponent($0) }
+        }
         if let video = path, let kind = SafeFile.irregularKind(path: video) {
             warnings.append("\(video): is \(kind), not a video; no background video")
             return nil
