@@ -64,6 +64,7 @@ struct MediaRouteTests {
         }
         let head = try RawHTTP.get(port: room.port, path: url, headers: ["Range: bytes=0-9"], method: "HEAD")
         #expect(head.status == 206 && head.headers["content-range"] == "bytes 0-9/100000" && head.body.isEmpty)
+        #expect(try RawHTTP.get(port: room.port, path: url, headers: ["Content-Length: 0"], method: "POST").status == 405)
         // Names that are not a published token reach nothing, the file's own path included.
         for path in ["/media/", "/media/deadbeef.mp4", "/media" + file.path, "/media/../secret.txt"] {
             #expect(try RawHTTP.get(port: room.port, path: path).status == 404, "\(path)")

@@ -304,7 +304,9 @@ final class EventLoopThread: @unchecked Sendable {
             statistics.withLock { $0.rejectedPaths += 1 }
             return MediaTransfer.status(wsi, 404)
         }
-        let headOnly = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        let get = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
+        let headOnly = !get && lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        guard get || headOnly else { return MediaTransfer.status(wsi, 405) }
         let rangeHeader = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_RANGE) > 0
             ? (header(wsi, WSI_TOKEN_HTTP_RANGE) ?? "malformed") : nil
         let (transfer, result) = MediaTransfer.begin(wsi, file: file, range: rangeHeader, headOnly: headOnly)
