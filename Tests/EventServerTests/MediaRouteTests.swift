@@ -1,5 +1,6 @@
 import EventServer
 import Foundation
+import KaraokeRoom
 import Testing
 
 @Suite("HTTP: byte ranges and the /media route")
@@ -69,6 +70,38 @@ struct MediaRouteTests {
         for path in ["/media/", "/media/deadbeef.mp4", "/media" + file.path, "/media/../secret.txt"] {
             #expect(try RawHTTP.get(port: room.port, path: path).status == 404, "\(path)")
         }
+    }
+}
+
+extension MediaRouteTests {
+    @Test func theRoomPublishesTheLoadedSongsVideoAndGraphics() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("clip.webm"), graphics = folder.appendingPathComponent("disc.cdg")
+        try Data(repeating: 7, count: 5_000).write(to: video)
+        try Data(repeating: 9, count: 2_400).write(to: graphics)
+        var song = TestSong.make()
+        song.metadata.videoGapSeconds = 1.25
+        var entry = CatalogEntry(id: "test", song: song, error: nil, backingTrackPath: nil, duration: 12)
+        entry.videoPath = video.path
+        entry.cdgPath = graphics.path
+        let room = try TestRoomServer(catalog: FixedSongCatalog([entry]))
+        defer { room.stop() }
+        let client = try WebSocketTestClient(port: room.port)
+        defer { client.close() }
+        let hello = try #require(try client.waitFor("hello"))
+        let payload = try #require(hello["song"] as? [String: Any])
+        let videoInfo = try #require(payload["video"] as? [String: Any])
+        #expect(videoInfo["gap"] as? Double == 1.25)
+        let videoURL = try #require(videoInfo["url"] as? String)
+        let cdgURL = try #require(payload["cdg"] as? String)
+        #expect(videoURL.hasPrefix("/media/") && videoURL.hasSuffix(".webm") && !videoURL.contains("clip"))
+        let fetchedVideo = try RawHTTP.get(port: room.port, path: videoURL)
+        #expect(fetchedVideo.status == 200 && fetchedVideo.body == [UInt8](repeating: 7, count: 5_000))
+        #expect(fetchedVideo.headers["content-type"] == "video/webm")
+        let fetchedGraphics = try RawHTTP.get(port: room.port, path: cdgURL, headers: ["Range: bytes=24-47"])
+        #expect(fetchedGraphics.status == 206 && fetchedGraphics.body == [UInt8](repeating: 9, count: 24))
     }
 }
 
