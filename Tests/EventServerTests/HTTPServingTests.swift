@@ -39,6 +39,10 @@ struct HTTPServingTests {
         #expect(headers["etag"] != nil)
         #expect(headers["cache-control"] != nil)
         #expect(headers["content-security-policy"]?.contains("script-src 'self'") == true)
+        #expect(headers["content-security-policy"]?.contains("default-src 'none'") == true)
+        #expect(headers["content-security-policy"]?.contains("media-src 'self'") == true)
+        #expect(headers["x-content-type-options"] == "nosniff")
+        #expect(headers["x-frame-options"] == "deny")
     }
 
     @Test func pathEscapesAndMissingFilesAre404() async throws {

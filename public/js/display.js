@@ -6,6 +6,8 @@ import { RoomConnection, pageParams, bindStatus, bindLoading } from './connectio
 import { LyricsView } from './lyrics.js';
 import { SINGER_COLOURS } from './notes.js';
 import { ScoreScreen } from './scorescreen.js';
+import { BackgroundVideo } from './background-video.js';
+import { CDGView } from './cdg-view.js';
 
 const $ = (id) => document.getElementById(id);
 const params = pageParams();
@@ -153,5 +155,8 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
+// The picture lags like the lyrics do (the offset setting).
+window.backgroundVideo = new BackgroundVideo(connection, { offset: -offset }).start();
+window.cdgView = new CDGView(connection, { offset: -offset }).start();
 connection.connect();
 requestAnimationFrame(frame);

@@ -3,7 +3,7 @@
 const $ = (id) => document.getElementById(id);
 const PAGE = 50;
 const number = (n) => n.toLocaleString('en-US');
-const formatNames = { ultraStar: 'UltraStar', lrc: 'LRC', webVTT: 'WebVTT', jsonCues: 'JSON', flo: 'FLO' };
+const formatNames = { ultraStar: 'UltraStar', lrc: 'LRC', webVTT: 'WebVTT', jsonCues: 'JSON', flo: 'FLO', cdg: 'MP3+G' };
 
 export class SongsTab {
   constructor(connection, { act, isHost, singerName }) {
@@ -99,7 +99,7 @@ export class SongsTab {
     title.textContent = song.title;
     const about = document.createElement('small');
     about.textContent = song.error ? song.error
-      : [song.artist, song.duet ? 'duet' : null, song.year, song.hasNotes ? null : 'lyrics only'].filter(Boolean).join(' · ');
+      : [song.artist, song.duet ? 'duet' : null, song.year, song.hasNotes ? null : song.formats?.includes('cdg') ? 'MP3+G graphics · not scored' : 'lyrics only'].filter(Boolean).join(' · ');
     text.append(title, about);
     item.append(this.cover(song));
     if (song.formats && song.formats.length > 1) {

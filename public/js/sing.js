@@ -3,6 +3,8 @@ import { RoomConnection, pageParams, formatTime, formatKey, bindStatus, bindLoad
 import { LyricsView } from './lyrics.js';
 import { NoteLane, SINGER_COLOURS } from './notes.js';
 import { ScoreScreen } from './scorescreen.js';
+import { BackgroundVideo } from './background-video.js';
+import { CDGView } from './cdg-view.js';
 
 const $ = (id) => document.getElementById(id);
 const params = pageParams();
@@ -113,5 +115,7 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
+window.backgroundVideo = new BackgroundVideo(connection).start();
+window.cdgView = new CDGView(connection, { parent: document.querySelector('.stage') }).start();
 connection.connect();
 requestAnimationFrame(frame);

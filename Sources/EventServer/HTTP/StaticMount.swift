@@ -29,10 +29,8 @@ public final class StaticMount: @unchecked Sendable {
     private var options: [UnsafeMutablePointer<lws_protocol_vhost_options>] = []
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
-    /// `callbackRoutes` are mountpoints answered by the protocol named `callbackProtocol`
-    /// (`LWS_CALLBACK_HTTP`), not by a file mount.
-    init(directory: String, pageRoutes: [String: String], fileRoutes: [String: String] = [:], callbackRoutes: [String] = [],
-         callbackProtocol: String = "", extraMimeTypes: [String: String], cacheMaxAge: Int) {
+    init(directory: String, pageRoutes: [String: String], fileRoutes: [String: String] = [:],
+         callbackRoutes: [String: String] = [:], extraMimeTypes: [String: String], cacheMaxAge: Int) {
         let root = URL(fileURLWithPath: directory).standardizedFileURL.path
         // Mime list shared by every mount.
         var mimeHead: UnsafeMutablePointer<lws_protocol_vhost_options>?
@@ -52,6 +50,18 @@ public final class StaticMount: @unchecked Sendable {
                 return (route.key, file.lastPathComponent, file.deletingLastPathComponent().path)
             }
         var next: UnsafeMutablePointer<lws_http_mount>?
+        // Routes answered by a protocol's callback (origin = the protocol's name).
+        for (mountpoint, protocolName) in callbackRoutes.sorted(by: { $0.key < $1.key }) {
+            let mount = UnsafeMutablePointer<lws_http_mount>.allocate(capacity: 1)
+            mount.initialize(to: lws_http_mount())
+            mount.pointee.mount_next = UnsafePointer(next)
+            mount.pointee.mountpoint = UnsafePointer(StaticMount.keep(mountpoint, in: &strings))
+            mount.pointee.mountpoint_len = UInt8(mountpoint.utf8.count)
+            mount.pointee.origin = UnsafePointer(StaticMount.keep(protocolName, in: &strings))
+            mount.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+            mounts.append(mount)
+            next = mount
+        }
         for (mountpoint, page, origin) in routes {
             let mount = UnsafeMutablePointer<lws_http_mount>.allocate(capacity: 1)
             mount.initialize(to: lws_http_mount())
@@ -65,17 +75,6 @@ public final class StaticMount: @unchecked Sendable {
             mount.pointee.cache_max_age = Int32(cacheMaxAge)
             mount.pointee.cache_reusable = 1
             mount.pointee.cache_revalidate = 1
-            mounts.append(mount)
-            next = mount
-        }
-        for mountpoint in callbackRoutes.sorted() {
-            let mount = UnsafeMutablePointer<lws_http_mount>.allocate(capacity: 1)
-            mount.initialize(to: lws_http_mount())
-            mount.pointee.mount_next = UnsafePointer(next)
-            mount.pointee.mountpoint = UnsafePointer(StaticMount.keep(mountpoint, in: &strings))
-            mount.pointee.mountpoint_len = UInt8(mountpoint.utf8.count)
-            mount.pointee.origin = UnsafePointer(StaticMount.keep(callbackProtocol, in: &strings))
-            mount.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
             mounts.append(mount)
             next = mount
         }

@@ -8,6 +8,10 @@ public struct SongPayload: Codable, Sendable, Equatable {
     public var parts: [PartPayload]
     /// True when any line carries reference notes (note bars can be drawn).
     public var hasNotes: Bool
+    /// Background video the views play muted behind the lyrics, when the song has one.
+    public var video: BackgroundVideoPayload? = nil
+    /// URL of the song's MP3+G graphics (`/media/<token>.cdg`), drawn instead of lyrics.
+    public var cdg: String? = nil
 
     public init(id: String, title: String, artist: String, duration: Double, parts: [PartPayload], hasNotes: Bool) {
         self.id = id
@@ -16,6 +20,17 @@ public struct SongPayload: Codable, Sendable, Equatable {
         self.duration = duration
         self.parts = parts
         self.hasNotes = hasNotes
+    }
+}
+
+/// Where a song's background video is fetched (`/media/<token>.mp4`) and how it lines up:
+/// video time = media time + `gap` (UltraStar `#VIDEOGAP`, seconds).
+public struct BackgroundVideoPayload: Codable, Sendable, Equatable {
+    public var url: String
+    public var gap: Double
+    public init(url: String, gap: Double) {
+        self.url = url
+        self.gap = gap
     }
 }
 

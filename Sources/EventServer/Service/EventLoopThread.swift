@@ -41,6 +41,8 @@ final class EventLoopThread: @unchecked Sendable {
 
     // Service-thread state.
     private var connections: [ClientID: ClientConnection] = [:]
+    /// `/media/…` bodies being sent, by wsi.
+    private var mediaTransfers: [Int: MediaTransfer] = [:]
     private var nextClientID: ClientID = 1
     private var writeBuffer: UnsafeMutableRawPointer
     private var writeBufferCapacity: Int
@@ -50,6 +52,7 @@ final class EventLoopThread: @unchecked Sendable {
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName = strdup("karaoke")!
     private let mount: StaticMount
+    private let securityHeaders = SecurityHeaders()
     private let iface: UnsafeMutablePointer<CChar>?
     private let tlsStrings: TLSVhostStrings?
 
@@ -71,7 +74,7 @@ final class EventLoopThread: @unchecked Sendable {
         protocols.initialize(repeating: lws_protocols(), count: 2)
         mount = StaticMount(
             directory: configuration.publicDirectory, pageRoutes: configuration.pageRoutes, fileRoutes: configuration.fileRoutes,
-            callbackRoutes: Array(configuration.generatedRoutes.keys), callbackProtocol: "karaoke",
+            callbackRoutes: Dictionary(uniqueKeysWithValues: (Array(configuration.generatedRoutes.keys) + [MediaFiles.mountpoint]).map { ($0, "karaoke") }),
             extraMimeTypes: configuration.extraMimeTypes, cacheMaxAge: configuration.cacheMaxAge)
         if let host = configuration.host, host != "0.0.0.0", host != "::", !host.isEmpty {
             iface = strdup(host)
@@ -119,8 +122,9 @@ final class EventLoopThread: @unchecked Sendable {
             info.protocols = UnsafePointer(protocols)
             info.mounts = UnsafePointer(mount.head)
             info.user = Unmanaged.passUnretained(self).toOpaque()
-            info.options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
-                | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+            // lws's security-headers option, with `media-src 'self'` for background videos.
+            info.headers = securityHeaders.head
+            info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
             // An IPv4 address to bind only resolves on an IPv4 socket (else lws listens on [::]).
             if let host = configuration.host, host.contains("."), !host.contains(":") {
                 info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
@@ -223,6 +227,7 @@ final class EventLoopThread: @unchecked Sendable {
 
         case LWS_CALLBACK_WSI_DESTROY:
             let key = Int(bitPattern: wsi)
+            mediaTransfers[key] = nil
             if let address = budget.address(of: key) {
                 budget.remove(key)
                 if budget.count(of: address) == 0 {
@@ -252,8 +257,18 @@ final class EventLoopThread: @unchecked Sendable {
             return 0
 
         case LWS_CALLBACK_HTTP:
-            // Only the generated routes' callback mounts get here (every other path has a file mount).
-            return serveGenerated(wsi, path: header(wsi, WSI_TOKEN_GET_URI) ?? "")
+            // Only callback mounts get here (every other path has a file mount): a generated
+            // route (cover thumbnails) by its whole path, else `/media/…` by the path after it.
+            let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
+            if generatedRoute(uri) != nil { return serveGenerated(wsi, path: uri) }
+            return serveMedia(wsi, input, length)
+
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return sendMedia(wsi)
+
+        case LWS_CALLBACK_CLOSED_HTTP:
+            mediaTransfers[Int(bitPattern: wsi)] = nil
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
 
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             return refuseRequest(wsi, webSocket: true) ?? 0
@@ -315,6 +330,36 @@ final class EventLoopThread: @unchecked Sendable {
         let served = headers.withCString { lws_serve_http_file(wsi, file, mimeType, $0, Int32(strlen($0))) }
         if served < 0 || (served > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
         return 0
+    }
+
+    /// A `/media/<token>` request (lws passes the path after the mountpoint): the published
+    /// file or the byte range asked for; anything unpublished is 404.
+    private func serveMedia(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        let path = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+        guard let file = configuration.media.file(forRequest: path) else {
+            statistics.withLock { $0.rejectedPaths += 1 }
+            return MediaTransfer.status(wsi, 404)
+        }
+        let get = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
+        let headOnly = !get && lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        guard get || headOnly else { return MediaTransfer.status(wsi, 405) }
+        let rangeHeader = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_RANGE) > 0
+            ? (header(wsi, WSI_TOKEN_HTTP_RANGE) ?? "malformed") : nil
+        let (transfer, result) = MediaTransfer.begin(wsi, file: file, range: rangeHeader, headOnly: headOnly)
+        if let transfer { mediaTransfers[Int(bitPattern: wsi)] = transfer }
+        return result
+    }
+
+    private func sendMedia(_ wsi: OpaquePointer) -> Int32 {
+        let key = Int(bitPattern: wsi)
+        guard let transfer = mediaTransfers[key] else { return 0 }
+        guard let finished = transfer.sendChunk(wsi, buffer: writeBuffer, capacity: writeBufferCapacity) else {
+            mediaTransfers[key] = nil
+            return -1
+        }
+        guard finished else { return 0 }
+        mediaTransfers[key] = nil
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
     private func receive(_ connection: ClientConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {

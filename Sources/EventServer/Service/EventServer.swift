@@ -67,6 +67,9 @@ public final class EventServer: Sendable {
     }
 
     /// The port actually bound (useful with `port: 0`).
+    /// Where the room publishes song files for `/media/…`.
+    public var media: MediaFiles { configuration.media }
+
     public var port: Int { boundPort.load(ordering: .acquiring) }
     /// The HTTPS/WSS port actually bound, nil without `configuration.tls`.
     public var tlsPort: Int? {

@@ -15,6 +15,8 @@ public struct EventServerConfiguration: Sendable {
     /// Mountpoints whose files the server makes (e.g. `"/cover"`: `/cover/<name>` asks the
     /// source for `<name>`); no part of such a path is ever opened as given.
     public var generatedRoutes: [String: any GeneratedFileSource] = [:]
+    /// Song files served by token from `/media/…` with byte ranges (videos, CDG graphics).
+    public var media = MediaFiles()
     /// Extensions lws does not know by default, e.g. `".webmanifest": "application/manifest+json"`.
     public var extraMimeTypes: [String: String]
     /// Seconds a browser may reuse a file before revalidating it with its ETag.

@@ -36,7 +36,7 @@ extension EventLoopThread {
         info.ssl_cert_filepath = UnsafePointer(strings.certificate)
         info.ssl_private_key_filepath = UnsafePointer(strings.privateKey)
         info.alpn = UnsafePointer(strings.alpn)
-        // The same security headers as plain HTTP and, as lws 4.1 sends them, no
+        // The same security headers as plain HTTP (`base.headers`) and no
         // Strict-Transport-Security: HSTS holds per host name, not per port, so it would make a
         // browser refuse the plain port the display screens use (a test checks it stays absent).
         info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)

@@ -5,9 +5,17 @@ public protocol RoomTransport: AnyObject, Sendable {
     func broadcast(_ event: ServerEvent)
     func send(_ event: ServerEvent, to client: ClientID)
     func close(_ client: ClientID, status: UInt16, reason: String)
+    /// Makes a song file (video, CDG) fetchable and returns its URL path; nil when this
+    /// transport serves no files.
+    func publishMedia(path: String) -> String?
+}
+
+extension RoomTransport {
+    public func publishMedia(path: String) -> String? { nil }
 }
 
 extension EventServer: RoomTransport {
     public func broadcast(_ event: ServerEvent) { broadcast(event.message()) }
     public func send(_ event: ServerEvent, to client: ClientID) { send(event.message(), to: client) }
+    public func publishMedia(path: String) -> String? { media.publish(path: path) }
 }

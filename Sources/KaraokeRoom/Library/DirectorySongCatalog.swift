@@ -46,8 +46,11 @@ public struct DirectorySongCatalog: SongCatalog {
 
     static func catalogEntry(_ entry: SongEntry, requireBackingTrack: Bool) -> CatalogEntry {
         let usable = entry.song != nil && (entry.error == nil || (!requireBackingTrack && entry.backingTrackPath == nil))
-        return CatalogEntry(id: entry.id, song: usable ? entry.song : nil,
-                            error: usable ? nil : entry.error.map { "\($0)" } ?? "no lyric file",
-                            backingTrackPath: entry.backingTrackPath, duration: entry.duration, warnings: entry.warnings)
+        var catalogEntry = CatalogEntry(id: entry.id, song: usable ? entry.song : nil,
+                                        error: usable ? nil : entry.error.map { "\($0)" } ?? "no lyric file",
+                                        backingTrackPath: entry.backingTrackPath, duration: entry.duration, warnings: entry.warnings)
+        catalogEntry.videoPath = entry.videoPath
+        if entry.song?.source.format == .cdg { catalogEntry.cdgPath = entry.lyricsPath }
+        return catalogEntry
     }
 }

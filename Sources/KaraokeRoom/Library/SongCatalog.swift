@@ -10,6 +10,10 @@ public struct CatalogEntry: Sendable {
     public var duration: Double?
     /// Problems that do not stop the song (e.g. a backing track cut short), for the log.
     public var warnings: [String]
+    /// Background video (absolute path) the views play muted, when the song has one.
+    public var videoPath: String?
+    /// MP3+G graphics (the `.cdg` file) the views draw instead of lyrics.
+    public var cdgPath: String?
 
     public init(id: String, song: Song?, error: String?, backingTrackPath: String?, duration: Double? = nil,
                 warnings: [String] = []) {

@@ -13,7 +13,11 @@ extension Room {
     func loadSong(_ songId: String, recordHistory: Bool = true, singer: String? = nil) throws {
         let entry = try playableEntry(songId)
         guard let song = entry.song else { return }
-        let payload = SongPayloadBuilder.payload(for: entry, song: song)
+        var payload = SongPayloadBuilder.payload(for: entry, song: song)
+        payload.video = entry.videoPath.flatMap { path in
+            transport?.publishMedia(path: path).map { BackgroundVideoPayload(url: $0, gap: song.metadata.videoGapSeconds ?? 0) }
+        }
+        payload.cdg = entry.cdgPath.flatMap { transport?.publishMedia(path: $0) }
         if loading == nil, current != nil {
             if recordHistory, let previous = current?.entry.id { history.append(previous) }
             player.stop()

@@ -14,6 +14,8 @@ public struct SongEntry: Sendable, Equatable, Identifiable {
     public var backingTrackPath: String?
     public var vocalsPath: String?
     public var coverPath: String?
+    /// Background video played muted behind the lyrics (`#VIDEO`, `video.*`).
+    public var videoPath: String?
     /// Length of the backing track from its header, when the format is known (OGG, FLAC, WAV).
     public var duration: Double?
     /// Problems that do not stop the song (a backing track cut short, an unreadable cover).

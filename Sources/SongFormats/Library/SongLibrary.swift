@@ -10,9 +10,11 @@ import SongModel
 public struct SongLibrary: Sendable {
     public let directory: String
 
-    static let lyricExtensions = ["txt", "lrc", "flo", "vtt", "json", "srt", "ass", "ssa", "ttml", "dfxp", "kar", "mid", "midi"]
+    static let lyricExtensions = ["txt", "lrc", "flo", "vtt", "json", "srt", "ass", "ssa", "ttml", "dfxp", "kar", "mid", "midi", "cdg"]
     static let audioExtensions = ["ogg", "oga", "opus", "flac", "wav", "mp3"]
     static let imageExtensions = ["jpg", "jpeg", "png", "webp"]
+    /// Background videos browsers play (`#VIDEO`, or `video.*` in a one-song folder).
+    static let videoExtensions = ["mp4", "m4v", "webm", "ogv", "mov", "mkv"]
 
     public init(directory: String) {
         self.directory = (directory as NSString).standardizingPath
@@ -160,6 +162,8 @@ public struct SongLibrary: Sendable {
             entry.warnings.append("\(cover): is \(kind), not an image; no cover is shown")
             entry.coverPath = nil
         }
+        entry.videoPath = backgroundVideo(named: m.videoFile, lyricsPath: lyricsPath, files: files, folder: folder,
+                                          oneSong: group == nil, warnings: &entry.warnings)
         if let backing = entry.backingTrackPath {
             entry.duration = AudioDurationProbe.seconds(path: backing)
             entry.warnings += Self.lengthWarnings(backing: backing, duration: entry.duration, song: entry.song!)
@@ -168,6 +172,33 @@ public struct SongLibrary: Sendable {
             entry.error = SongFileError(path: lyricsPath, line: nil, message: "no backing track found\(named)")
         }
         return entry
+    }
+
+    /// The song's background video: the file `#VIDEO` names, else `video.*` in a one-song folder,
+    /// else a video named like the song in a collection folder (`Artist - Title.mp4`).
+    /// A missing or unusable video is a warning (the song plays without it), never an error.
+    private func backgroundVideo(named name: String?, lyricsPath: String, files: [String], folder: String, oneSong: Bool,
+                                 warnings: inout [String]) -> String? {
+        var path: String?
+        do {
+            path = try local(name, from: lyricsPath, in: folder)
+        } catch {
+            warnings.append("\(error); no background video")
+        }
+        if path == nil, let name, !name.isEmpty, !name.contains("://") {
+            warnings.append("\(lyricsPath): #VIDEO '\(name)' is not in the folder; no background video")
+        }
+        if path == nil {
+            // In a collection folder `files` are this song's own (`Artist - Title.mp4`).
+            path = oneSong ? Self.conventional(files, in: folder, prefixes: ["video"], extensions: Self.videoExtensions)
+                : files.first { Self.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                    .map { (folder as NSString).appendingPathComponent($0) }
+        }
+        if let video = path, let kind = SafeFile.irregularKind(path: video) {
+            warnings.append("\(video): is \(kind), not a video; no background video")
+            return nil
+        }
+        return path
     }
 
     /// `Artist - Title.txt`, `Artist - Title.mp3`, `Artist - Title [CO].jpg` belong to `Artist - Title`.

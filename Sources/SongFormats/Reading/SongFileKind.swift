@@ -1,7 +1,7 @@
 import SongModel
 /// Which reader a file needs, from its extension and, when that is not decisive, its first bytes.
 enum SongFileKind: Equatable {
-    case ultraStar, lrc, flo, jsonCues, webVTT, subRip, ass, ttml, midi
+    case ultraStar, lrc, flo, jsonCues, webVTT, subRip, ass, ttml, midi, cdg
     case unsupported(String)
 
     static func detect(path: String, bytes: [UInt8]) -> SongFileKind {
@@ -12,6 +12,7 @@ enum SongFileKind: Equatable {
             return bytes.starts(with: Array("RIFF".utf8))
                 ? .unsupported("RIFF MIDI (.rmi) is not supported; save it as a Standard MIDI File (.mid)") : .midi
         }
+        if ext == "cdg" { return .cdg }
         let head = SongTextDecoder.decode(Array(bytes.prefix(4096))).text
         let firstLine = Substring(head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })).prefix(while: { !$0.isNewline })
         switch ext {
@@ -33,7 +34,7 @@ enum SongFileKind: Equatable {
             }
             if firstLine.first == "[" { return looksLikeFLO(firstLine) ? .flo : .lrc }
             if ext == "txt" || firstLine.first == "#" { return .ultraStar }
-            return .unsupported("unknown song file type '\(ext.isEmpty ? name : "." + ext)' (expected .txt, .lrc, .json, .vtt, .srt, .ass, .ttml, .mid, .kar)")
+            return .unsupported("unknown song file type '\(ext.isEmpty ? name : "." + ext)' (expected .txt, .lrc, .json, .vtt, .srt, .ass, .ttml, .mid, .kar, .cdg)")
         }
     }
 

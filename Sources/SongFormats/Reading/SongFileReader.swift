@@ -25,6 +25,7 @@ public enum SongFileReader {
         case .ass: return try ASSReader.read(bytes: bytes, path: path, mode: mode)
         case .ttml: return try TTMLReader.read(bytes: bytes, path: path, mode: mode)
         case .midi: return try MIDIReader.read(bytes: bytes, path: path, mode: mode)
+        case .cdg: return try CDGReader.read(bytes: bytes, path: path, mode: mode)
         case .unsupported(let reason): throw SongFileError(path: path, line: nil, message: reason)
         }
     }

@@ -57,4 +57,6 @@ public enum SongFileFormat: String, Sendable, Equatable, CaseIterable {
     case ass
     /// Standard MIDI file / `.kar` karaoke: lyric meta events and the melody track.
     case midi
+    /// MP3+G graphics (`.cdg` beside an `.mp3`): pictures drawn in the browser, no text or notes.
+    case cdg
 }
