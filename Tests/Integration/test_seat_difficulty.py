@@ -1,0 +1,52 @@
+"""Per-seat difficulty on the remote's singer rows (issue 17): the host picks a seat's own
+difficulty, the room's stays the default for the others; the rows fit a 390×844 phone."""
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import screenshot, wait
+from test_remote import WIDTH, HEIGHT, no_horizontal_overflow, open_remote, phone, sent, state, tab
+
+
+def singer_difficulties(driver):
+    return [s.get("difficulty") for s in state(driver)["singers"]]
+
+
+def test_host_sets_a_seats_own_difficulty_on_its_singer_row(server, browser):
+    host = open_remote(phone(browser), server, host=True)
+    tab(host, "settings")
+    first = Select(host.find_element(By.ID, "difficulty-0"))
+    second = Select(host.find_element(By.ID, "difficulty-1"))
+    # Both follow the room (medium) at first, and say so.
+    assert singer_difficulties(host) == [None, None]
+    assert first.first_selected_option.text == "Room (medium)"
+    second.select_by_value("hard")
+    wait(host, lambda d: singer_difficulties(d) == [None, "hard"])
+    last = sent(host, "singerDifficulty")[-1]
+    assert (last["singer"], last["level"]) == (1, "hard")
+    assert state(host)["difficulty"] == "medium", "the room's own difficulty is unchanged"
+    # The row re-rendered from the state keeps the choice; the room's label follows the room.
+    wait(host, lambda d: Select(d.find_element(By.ID, "difficulty-1")).first_selected_option.get_attribute("value") == "hard")
+    host.execute_script("window.karaoke.send('difficulty', {level: 'easy'})")
+    wait(host, lambda d: Select(d.find_element(By.ID, "difficulty-0")).first_selected_option.text == "Room (easy)")
+    assert singer_difficulties(host) == [None, "hard"]
+    host.find_element(By.ID, "singers").location_once_scrolled_into_view
+    assert no_horizontal_overflow(host)
+    screenshot(host, f"remote-seat-difficulty-{WIDTH}x{HEIGHT}")
+    # Back to the room's.
+    Select(host.find_element(By.ID, "difficulty-1")).select_by_value("room")
+    wait(host, lambda d: singer_difficulties(d) == [None, None])
+
+
+@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
+def test_seat_difficulty_rows_on_a_laptop_or_tv_screen(server, browser, width, height):
+    host = browser(width, height)
+    host.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    open_remote(host, server, host=True)
+    tab(host, "settings")
+    Select(host.find_element(By.ID, "difficulty-0")).select_by_value("easy")
+    wait(host, lambda d: singer_difficulties(d)[0] == "easy")
+    host.find_element(By.ID, "singers").location_once_scrolled_into_view
+    assert no_horizontal_overflow(host)
+    screenshot(host, f"remote-seat-difficulty-{width}x{height}")
