@@ -50,3 +50,18 @@ def test_seat_difficulty_rows_on_a_laptop_or_tv_screen(server, browser, width, h
     host.find_element(By.ID, "singers").location_once_scrolled_into_view
     assert no_horizontal_overflow(host)
     screenshot(host, f"remote-seat-difficulty-{width}x{height}")
+
+
+def test_the_phone_page_offers_its_own_difficulty(server, browser):
+    """The singer page's phone-mic bar: a difficulty choice beside the name (from the
+    fragment, else the last one chosen), sent with `phoneMic` when the phone takes a seat."""
+    guest = phone(browser)
+    guest.get(server.url("/#difficulty=hard&name=Ann"))
+    wait(guest, lambda d: d.find_element(By.ID, "use-phone-mic").is_displayed())
+    choice = Select(guest.find_element(By.ID, "phone-mic-difficulty"))
+    assert choice.first_selected_option.get_attribute("value") == "hard"
+    assert [o.get_attribute("value") for o in choice.options] == ["", "easy", "medium", "hard"]
+    bar = guest.find_element(By.CSS_SELECTOR, "#phone-mic-panel .phone-mic").rect
+    assert bar["x"] >= 0 and bar["x"] + bar["width"] <= WIDTH
+    assert no_horizontal_overflow(guest)
+    screenshot(guest, f"phone-mic-difficulty-{WIDTH}x{HEIGHT}")
