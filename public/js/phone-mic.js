@@ -243,11 +243,16 @@ function followState(state) {
     if (seat.effectiveMicDelayMs != null) {
       delayText.textContent = `delay ${Math.round(seat.effectiveMicDelayMs)} ms${seat.micDelaySource === 'calibrated' ? ' (calibrated)' : ''}`;
     }
-    // The server saw this phone's timing move since its calibration: ask for a new one.
-    calibrateButton.classList.toggle('attention', seat.needsCalibration === true);
+    // The server saw this phone's timing move since its calibration: ask for a new one. The
+    // clicks cannot play during a song, and the seat is given back at its end, so the page
+    // remembers it (localStorage) for its next seat.
+    if (seat.needsCalibration) localStorage.setItem('phoneMicRecalibrate', '1');
+    const recalibrate = seat.needsCalibration || localStorage.getItem('phoneMicRecalibrate') === '1';
+    calibrateButton.classList.toggle('attention', recalibrate);
     if (seat.phoneStatus && seat.phoneStatus !== 'ok') show(`network ${seat.phoneStatus}`, seat.phoneStatus);
-    else if (seat.needsCalibration && statusText.dataset.kind !== 'calibrating') show('timing changed — tap Calibrate', 'recalibrate');
-    else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(`singing as ${seat.name}`, 'ok');
+    else if (recalibrate && statusText.dataset.kind !== 'calibrating') {
+      show(state.transport === 'playing' ? 'timing changed — calibrate before the next song' : 'timing changed — tap Calibrate', 'recalibrate');
+    } else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(`singing as ${seat.name}`, 'ok');
   }
   // The song ended (played to its end, or stopped): the mic stops and the seat is given back.
   if (mic.wasPlaying && state.transport === 'stopped') {
@@ -264,6 +269,8 @@ function bind(conn) {
   conn.on('phoneMicCalibrated', (message) => {
     calibrateButton.disabled = false;
     if (message.delayMs != null) {
+      localStorage.removeItem('phoneMicRecalibrate');
+      calibrateButton.classList.remove('attention');
       delayText.textContent = `delay ${Math.round(message.delayMs)} ms (calibrated)`;
       show('calibrated', 'ok');
     } else show(`calibration failed: ${message.error}`, 'error');
