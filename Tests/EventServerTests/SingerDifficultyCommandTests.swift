@@ -1,6 +1,7 @@
 import EventServer
 import Foundation
-import KaraokeRoom
+@testable import KaraokeRoom
+import Scoring
 import Testing
 
 /// The host's `singerDifficulty` command: decoding (bad levels refused), and the room's state
@@ -45,5 +46,26 @@ struct SingerDifficultyCommandTests {
         let refused = try #require(try guest.waitFor("error") { $0["id"] as? Int == 3 })
         #expect(refused["code"] as? String != nil)
         #expect(try host.waitFor("state", timeout: 1) { singers($0).first?["difficulty"] != nil } == nil)
+    }
+
+    /// The live session judges a seat on its own difficulty, else the room's; a change to one
+    /// seat restarts only that seat's run, a room-wide change every run.
+    @Test func aSeatsDifficultyOverridesTheRoomsAndRestartsOnlyThatSeat() {
+        var room = RoomSettings()
+        room.difficulty = .medium
+        var hard = room.singers[1]
+        hard.difficulty = .hard
+        #expect(LiveRoomSession.difficulty(of: room.singers[0], room: room) == Scoring.Difficulty.medium)
+        #expect(LiveRoomSession.difficulty(of: hard, room: room) == Scoring.Difficulty.hard)
+        #expect(LiveRoomSession.difficulty(of: nil, room: room) == Scoring.Difficulty.medium)
+        var changed = room
+        changed.singers[1] = hard
+        #expect(LiveRoomSession.changedSeats(room, changed) == [1])
+        var roomWide = changed
+        roomWide.difficulty = .easy
+        #expect(LiveRoomSession.changedSeats(changed, roomWide) == nil)
+        var left = changed
+        left.singers.removeFirst()
+        #expect(LiveRoomSession.changedSeats(changed, left) == [0])
     }
 }

@@ -233,8 +233,8 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             if needs != holder.needsCalibration {
                 holders[slot]?.needsCalibration = needs
                 if needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
-                    room.logPhone(String(format: "phone singer %@: timing moved %+.1f ms since its calibration; it should calibrate again",
-                                         holder.name, (offset - calibrated) * 1000))
+                    let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
+                    room.logPhone("phone singer \(holder.name): timing moved \(moved) ms since its calibration; it should calibrate again")
                 }
                 changed = true
             }
