@@ -235,6 +235,9 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
                 if needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
                     let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
                     room.logPhone("phone singer \(holder.name): timing moved \(moved) ms since its calibration; it should calibrate again")
+                } else if !needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
+                    let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
+                    room.logPhone("phone singer \(holder.name): timing back within 20 ms of its calibration (\(moved) ms)")
                 }
                 changed = true
             }
