@@ -65,3 +65,25 @@ def test_the_phone_page_offers_its_own_difficulty(server, browser):
     assert bar["x"] >= 0 and bar["x"] + bar["width"] <= WIDTH
     assert no_horizontal_overflow(guest)
     screenshot(guest, f"phone-mic-difficulty-{WIDTH}x{HEIGHT}")
+
+
+def test_the_score_screen_says_which_difficulty_each_singer_was_judged_on(server, browser):
+    """Seats on different difficulties: each score card says its own (from the final `total`)."""
+    guest = phone(browser)
+    guest.get(server.url("/"))
+    wait(guest, lambda d: d.find_element(By.ID, "use-phone-mic").is_displayed())
+    guest.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/scorescreen.js').then(({ ScoreScreen }) => {
+          const screen = new ScoreScreen(document.getElementById('score-screen'));
+          screen.show({ songId: 'tiny', lines: [], leaderboard: [], totals: [
+            { singer: 0, name: 'Ann', score: 8120, final: true, difficulty: 'hard' },
+            { singer: 1, name: 'Bob', score: 9650, final: true, difficulty: 'easy' },
+            { singer: 2, name: 'Cy', score: 5000, final: true } ] }, null, []);
+          done();
+        });""")
+    cards = guest.find_elements(By.CSS_SELECTOR, "#score-screen .score-card")
+    shown = {c.find_element(By.CLASS_NAME, "score-name").text: c.find_element(By.CLASS_NAME, "score-difficulty").text
+             for c in cards}
+    assert shown == {"Bob": "on easy", "Ann": "on hard", "Cy": ""}, shown
+    screenshot(guest, f"score-screen-difficulty-{WIDTH}x{HEIGHT}")
