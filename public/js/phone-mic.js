@@ -17,6 +17,9 @@ const testDelay = Math.min(Math.max(Number(params.get('testDelayMs')) || 0, 0), 
 panel.innerHTML = `
   <div class="phone-mic" role="group" aria-label="phone microphone">
     <input id="phone-mic-name" class="phone-mic-name" maxlength="40" placeholder="Your name" autocomplete="nickname">
+    <select id="phone-mic-difficulty" class="phone-mic-difficulty" aria-label="your difficulty">
+      <option value="">Room's level</option><option value="easy">Easy</option><option value="medium">Medium</option><option value="hard">Hard</option>
+    </select>
     <button id="use-phone-mic" type="button">Sing with this phone</button>
     <button id="calibrate-phone-mic" type="button" hidden>Calibrate</button>
     <button id="stop-phone-mic" type="button" hidden>Stop</button>
@@ -37,6 +40,11 @@ const stopButton = panel.querySelector('#stop-phone-mic');
 const statusText = panel.querySelector('#phone-mic-status');
 const delayText = panel.querySelector('#phone-mic-delay');
 nameInput.value = params.get('name') || localStorage.getItem('phoneMicName') || '';
+// The seat's own difficulty (`#mic&difficulty=hard`, or the last one chosen); empty = the room's.
+const difficultyChoice = panel.querySelector('#phone-mic-difficulty');
+const levels = ['easy', 'medium', 'hard'];
+const askedLevel = params.get('difficulty') ?? localStorage.getItem('phoneMicDifficulty') ?? '';
+difficultyChoice.value = levels.includes(askedLevel) ? askedLevel : '';
 
 const mic = {
   stream: null, context: null, node: null, seat: null, token: null, wakeLock: null,
@@ -93,6 +101,7 @@ async function start() {
   if (!conn || mic.stream) return;
   const name = nameInput.value.trim();
   if (name) localStorage.setItem('phoneMicName', name);
+  localStorage.setItem('phoneMicDifficulty', difficultyChoice.value);
   startButton.disabled = true;
   show('asking for the microphone…');
   try {
@@ -127,6 +136,7 @@ async function start() {
 function requestSeat() {
   const args = { name: nameInput.value.trim() || undefined };
   if (params.get('part')) args.part = Number(params.get('part'));
+  if (difficultyChoice.value) args.difficulty = difficultyChoice.value;
   if (mic.token) args.resume = mic.token;
   connection().send('phoneMic', args);
   show(mic.token ? 'reconnecting…' : 'taking a seat…');
@@ -208,6 +218,7 @@ function stop(release = true) {
   startButton.disabled = false;
   stopButton.hidden = true;
   calibrateButton.hidden = true;
+  calibrateButton.classList.remove('attention');
   panel.classList.remove('singing');
 }
 
@@ -219,7 +230,8 @@ function seated(message) {
   mic.pingOffset = null;
   panel.classList.add('singing');
   calibrateButton.hidden = false;
-  show(`singing as ${message.name} (singer ${message.singer + 1})`, 'ok');
+  const level = message.difficulty ? `, ${message.difficulty}` : '';
+  show(`singing as ${message.name} (singer ${message.singer + 1}${level})`, 'ok');
   schedulePings();
 }
 
@@ -231,8 +243,16 @@ function followState(state) {
     if (seat.effectiveMicDelayMs != null) {
       delayText.textContent = `delay ${Math.round(seat.effectiveMicDelayMs)} ms${seat.micDelaySource === 'calibrated' ? ' (calibrated)' : ''}`;
     }
+    // The server saw this phone's timing move since its calibration: ask for a new one. The
+    // clicks cannot play during a song, and the seat is given back at its end, so the page
+    // remembers it (localStorage) for its next seat.
+    if (seat.needsCalibration) localStorage.setItem('phoneMicRecalibrate', '1');
+    const recalibrate = seat.needsCalibration || localStorage.getItem('phoneMicRecalibrate') === '1';
+    calibrateButton.classList.toggle('attention', recalibrate);
     if (seat.phoneStatus && seat.phoneStatus !== 'ok') show(`network ${seat.phoneStatus}`, seat.phoneStatus);
-    else if (statusText.dataset.kind !== 'ok' && statusText.dataset.kind !== 'calibrating') show(`singing as ${seat.name}`, 'ok');
+    else if (recalibrate && statusText.dataset.kind !== 'calibrating') {
+      show(state.transport === 'playing' ? 'timing changed — calibrate before the next song' : 'timing changed — tap Calibrate', 'recalibrate');
+    } else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(`singing as ${seat.name}`, 'ok');
   }
   // The song ended (played to its end, or stopped): the mic stops and the seat is given back.
   if (mic.wasPlaying && state.transport === 'stopped') {
@@ -249,6 +269,8 @@ function bind(conn) {
   conn.on('phoneMicCalibrated', (message) => {
     calibrateButton.disabled = false;
     if (message.delayMs != null) {
+      localStorage.removeItem('phoneMicRecalibrate');
+      calibrateButton.classList.remove('attention');
       delayText.textContent = `delay ${Math.round(message.delayMs)} ms (calibrated)`;
       show('calibrated', 'ok');
     } else show(`calibration failed: ${message.error}`, 'error');

@@ -1,5 +1,5 @@
-// Settings → singers and microphones: name, duet part, mic delay (with the measured figures
-// in words), calibration and "hear myself".
+// Settings → singers and microphones: name, duet part, difficulty (the seat's own or the
+// room's), mic delay (with the measured figures in words), calibration and "hear myself".
 const $ = (id) => document.getElementById(id);
 
 // Measured figures change all the time; they are updated in place (showMicFigures), so a
@@ -9,7 +9,8 @@ const measuredFields = ({ inputLatencyMs, effectiveMicDelayMs, micDelaySource, .
 export function showSingers(connection, act, toast) {
   const singers = connection.state?.singers || [];
   const container = $('singers');
-  const key = JSON.stringify([singers.map(measuredFields), connection.song?.parts.length || 0]);
+  const roomLevel = connection.state?.difficulty || 'medium';
+  const key = JSON.stringify([singers.map(measuredFields), connection.song?.parts.length || 0, roomLevel]);
   if (container.dataset.rendered === key) return;
   container.dataset.rendered = key;
   container.replaceChildren();
@@ -55,7 +56,7 @@ export function showSingers(connection, act, toast) {
         toast(`Calibrating ${singer.name}'s microphone: test clicks for a few seconds`);
       }
     });
-    row.append(label, part, input, unit, calibrate);
+    row.append(label, part, difficultyChoice(singer, roomLevel, act), input, unit, calibrate);
     // Only singers with a microphone the server can monitor carry `monitor`.
     if (typeof singer.monitor === 'boolean') row.append(monitorSwitch(singer, act));
     const figures = document.createElement('div');
@@ -64,8 +65,44 @@ export function showSingers(connection, act, toast) {
     figures.title = 'Output: how late the speakers play. Mic: how late this microphone is heard. '
       + 'Mic delay: what scoring allows for (room setting, calibration, or the server\'s default).';
     row.append(figures);
+    const notes = seatNotes(singer);
+    if (notes) row.append(notes);
     container.append(row);
   }
+}
+
+// The seat's difficulty: "Room (medium)" follows the room's setting, the others are its own.
+function difficultyChoice(singer, roomLevel, act) {
+  const select = document.createElement('select');
+  select.id = `difficulty-${singer.singer}`;
+  select.className = 'singer-difficulty';
+  select.setAttribute('aria-label', `difficulty for ${singer.name}`);
+  for (const [value, text] of [['room', `Room (${roomLevel})`], ['easy', 'Easy'], ['medium', 'Medium'], ['hard', 'Hard']]) {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = text;
+    select.append(option);
+  }
+  select.value = singer.difficulty || 'room';
+  select.addEventListener('change', () => act('singerDifficulty', { singer: singer.singer, level: select.value }));
+  return select;
+}
+
+// A phone seat says so, with its network status and a timing that moved since its calibration.
+function seatNotes(singer) {
+  if (singer.source !== 'phone') return null;
+  const line = document.createElement('div');
+  line.className = 'seat-notes';
+  line.id = `seat-notes-${singer.singer}`;
+  const parts = [`Phone · network ${singer.phoneStatus || 'unknown'}`];
+  line.textContent = parts.join(' · ');
+  if (singer.needsCalibration) {
+    const warning = document.createElement('strong');
+    warning.className = 'needs-calibration';
+    warning.textContent = ' · timing changed — calibrate again';
+    line.append(warning);
+  }
+  return line;
 }
 
 // "Hear myself": the pressed state is the server's; a click asks for the opposite.

@@ -37,6 +37,7 @@ export function summarise(results, song, singers = []) {
       singer: total.singer,
       name: total.name || singers.find((s) => s.singer === total.singer)?.name || `Singer ${total.singer + 1}`,
       total: total.score,
+      difficulty: total.difficulty || null,
       notes: sum('notes'), golden: sum('golden'), bonus: sum('bonus'),
       title: ratingTitle(total.score),
       rank, boardSize: board.length,
@@ -85,6 +86,7 @@ export class ScoreScreen {
         <div class="score-name"></div>
         <div class="score-total"></div>
         <div class="score-title"></div>
+        <div class="score-difficulty"></div>
         <dl class="score-split">
           <div><dt>Notes</dt><dd class="split-notes"></dd></div>
           <div><dt>Golden</dt><dd class="split-golden"></dd></div>
@@ -96,6 +98,8 @@ export class ScoreScreen {
       card.querySelector('.score-name').textContent = row.name;
       card.querySelector('.score-total').textContent = number(row.total);
       card.querySelector('.score-title').textContent = row.title;
+      // Seats may sing on different difficulties: each card says which it was judged on.
+      card.querySelector('.score-difficulty').textContent = row.difficulty ? `on ${row.difficulty}` : '';
       card.querySelector('.split-notes').textContent = number(row.notes);
       card.querySelector('.split-golden').textContent = number(row.golden);
       card.querySelector('.split-bonus').textContent = number(row.bonus);

@@ -26,6 +26,8 @@ public enum ClientCommand: Sendable, Equatable {
     case selectSinger(singer: Int, part: Int, name: String?)
     case calibrate(singer: Int)
     case difficulty(Difficulty)
+    /// One seat's own difficulty; nil = follow the room's `difficulty` again.
+    case singerDifficulty(singer: Int, level: Difficulty?)
     case micDelay(singer: Int, milliseconds: Double)
     /// Hear yourself: switch monitoring of the singer's microphone source on or off.
     case monitor(singer: Int, on: Bool)
@@ -58,6 +60,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .selectSinger: "selectSinger"
         case .calibrate: "calibrate"
         case .difficulty: "difficulty"
+        case .singerDifficulty: "singerDifficulty"
         case .micDelay: "micDelay"
         case .monitor: "monitor"
         case .library: "library"
@@ -168,6 +171,14 @@ public struct CommandEnvelope: Sendable, Equatable {
                     throw CommandDecodingError.badArguments(command: type, detail: "level must be easy, medium or hard")
                 }
                 command = .difficulty(level)
+            case "singerDifficulty":
+                // "level": "easy" | "medium" | "hard", or null / "room" for the room's difficulty.
+                let raw = try args.optionalString("level")
+                let level = raw.flatMap { $0 == "room" ? nil : Difficulty(rawValue: $0) }
+                guard raw == nil || raw == "room" || level != nil else {
+                    throw CommandDecodingError.badArguments(command: type, detail: "level must be easy, medium, hard or room")
+                }
+                command = .singerDifficulty(singer: try args.int("singer", in: 0...15), level: level)
             case "micDelay":
                 command = .micDelay(singer: try args.int("singer", in: 0...7), milliseconds: try args.number("ms", in: 0...1000))
             case "monitor":

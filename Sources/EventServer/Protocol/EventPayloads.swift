@@ -118,12 +118,15 @@ public struct TotalPayload: Codable, Sendable, Equatable {
     public var final: Bool
     /// The song the total belongs to (see `LineScorePayload.songId`).
     public var songId: String?
-    public init(singer: Int, name: String, score: Double, final: Bool, songId: String? = nil) {
+    /// The difficulty this run is judged on (the seat's own, else the room's); nil when unknown.
+    public var difficulty: String?
+    public init(singer: Int, name: String, score: Double, final: Bool, songId: String? = nil, difficulty: String? = nil) {
         self.singer = singer
         self.name = name
         self.score = score
         self.final = final
         self.songId = songId
+        self.difficulty = difficulty
     }
 }
 

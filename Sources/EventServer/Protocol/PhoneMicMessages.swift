@@ -3,7 +3,8 @@ import Foundation
 /// What a phone microphone page sends besides the ordinary commands (JSON text frames; the
 /// audio itself travels as binary `PhoneAudioFrame`s):
 ///
-/// - `{"type":"phoneMic","name":"Ann","part":0,"resume":"<token>"}` takes a phone singer seat
+/// - `{"type":"phoneMic","name":"Ann","part":0,"difficulty":"hard","resume":"<token>"}` takes a phone singer seat
+///   (`difficulty` optional: the seat's own, else the room's)
 ///   (or takes back the one `resume` names after a reconnect); answered by `phoneMicSeat`.
 /// - `{"type":"phoneMicRelease"}` gives the seat up.
 /// - `{"type":"phoneClock","t0":12.345}` a clock-sync ping, `t0` in the phone's audio-clock
@@ -20,6 +21,8 @@ public struct PhoneMicCommand: Decodable, Sendable, Equatable {
     public var t0: Double?
     public var offset: Double?
     public var rtt: Double?
+    /// `phoneMic` only: the seat's own difficulty ("easy", "medium", "hard"); absent = the room's.
+    public var difficulty: String?
 
     /// The command types this message family uses.
     public static let types: Set<String> = ["phoneMic", "phoneMicRelease", "phoneClock", "phoneClockOffset", "phoneMicCalibrate"]
@@ -37,7 +40,7 @@ public struct PhoneMicCommand: Decodable, Sendable, Equatable {
 public enum PhoneMicEvent: Sendable, Equatable {
     /// The seat is taken: audio frames carry `slot` as their seat byte; `token` takes it back
     /// after a reconnect; `singer` is the room's singer index (state.singers).
-    case seat(slot: Int, singer: Int, name: String, part: Int, token: String, sampleRate: Int)
+    case seat(slot: Int, singer: Int, name: String, part: Int, token: String, sampleRate: Int, difficulty: String? = nil)
     /// The ping's `t0` echoed with the server's receive time (host seconds).
     case clock(t0: Double, t1: Double)
     /// A calibration finished: the measured delay in milliseconds, or the problem.
@@ -48,9 +51,10 @@ public enum PhoneMicEvent: Sendable, Equatable {
     public func message(sentAt unixMilliseconds: Double = Date().timeIntervalSince1970 * 1000) -> OutboundMessage {
         var object: [String: Any] = ["v": ProtocolVersion.current, "t": unixMilliseconds.rounded()]
         switch self {
-        case .seat(let slot, let singer, let name, let part, let token, let sampleRate):
+        case .seat(let slot, let singer, let name, let part, let token, let sampleRate, let difficulty):
             object.merge(["type": "phoneMicSeat", "slot": slot, "singer": singer, "name": name, "part": part,
                           "token": token, "sampleRate": sampleRate]) { $1 }
+            if let difficulty { object["difficulty"] = difficulty }
         case .clock(let t0, let t1):
             object.merge(["type": "phoneClock", "t0": t0, "t1": t1]) { $1 }
         case .calibrated(let delayMs, let error):

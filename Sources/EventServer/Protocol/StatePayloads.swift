@@ -62,6 +62,12 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     /// A phone seat's network: "ok", "unstable" (frames arriving over 500 ms late) or "lost"
     /// (none for 1.5 s); nil for other seats.
     public var phoneStatus: String?
+    /// This seat's own difficulty (set by the host, or by a phone when it took the seat); nil
+    /// (absent) when the seat follows the room's `difficulty`.
+    public var difficulty: Difficulty?
+    /// True when a phone seat's timing has moved since its calibration (its clock-sync offset
+    /// moved by over 20 ms and stayed there): it should calibrate again. Nil for other seats.
+    public var needsCalibration: Bool?
 
     public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil, monitorWaiting: Bool? = nil,
                 inputLatencyMs: Double? = nil, effectiveMicDelayMs: Double? = nil, micDelaySource: MicDelaySource? = nil) {

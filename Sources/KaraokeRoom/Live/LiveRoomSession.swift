@@ -109,7 +109,13 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             let old = self.settings
             self.settings = settings
             guard entry != nil, Self.scoringChanged(old, settings) else { return }
-            restart(at: clock.mediaTimeNow() ?? 0)
+            let position = clock.mediaTimeNow() ?? 0
+            guard let seats = Self.changedSeats(old, settings) else { return restart(at: position) }
+            // Only some seats changed (a seat's difficulty, mic delay, part): the others sing on.
+            for singer in seats {
+                endRuns(final: false, only: singer)
+                startRuns(at: position, only: singer)
+            }
         }
     }
 
@@ -139,6 +145,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             do {
                 if let phone {
                     result = try PhoneCalibrator(output: options.output, slot: phone).run()
+                    phone.markCalibrated()
                 } else {
                     let measured = try LatencyCalibrator(output: options.output, inputs: [microphones[singer].source]).run()
                     guard let first = measured.values.first else { throw LiveSessionError("the calibrator measured nothing") }
@@ -173,7 +180,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         if let phone = microphone.phone {
             guard phone.isSeated else { return nil }
             return MicrophoneReport(inputLatency: nil, micDelay: micDelay(singer: singer, seat: seat),
-                                    phoneStatus: phone.status(now: HostClock.now()))
+                                    phoneStatus: phone.status(now: HostClock.now()), needsCalibration: phone.needsCalibration)
         }
         return MicrophoneReport(inputLatency: microphone.inputLatency(), micDelay: micDelay(singer: singer, seat: seat))
     }
@@ -202,6 +209,15 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         a.key != b.key || a.tempo != b.tempo || a.difficulty != b.difficulty || a.singers != b.singers
     }
 
+    /// The singers whose seat changed when nothing room-wide did; nil when key, tempo or the
+    /// room's difficulty changed (every run restarts).
+    static func changedSeats(_ a: RoomSettings, _ b: RoomSettings) -> Set<Int>? {
+        guard a.key == b.key, a.tempo == b.tempo, a.difficulty == b.difficulty else { return nil }
+        let before = Dictionary(a.singers.map { ($0.singer, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(b.singers.map { ($0.singer, $0) }, uniquingKeysWith: { first, _ in first })
+        return Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+    }
+
     private func restart(at position: Double) {
         endRuns(final: false)
         startRuns(at: position)
@@ -213,7 +229,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             let seat = settings.singers.first { $0.singer == singer }
             let part = min(max(seat?.part ?? singer, 0), song.parts.count - 1)
             let configuration = ScoringConfiguration(
-                difficulty: Scoring.Difficulty(rawValue: settings.difficulty.rawValue) ?? .medium,
+                difficulty: Self.difficulty(of: seat, room: settings),
                 keyShift: settings.key, tempo: settings.tempo, micDelay: micDelay(singer: singer, seat: seat).seconds)
             if microphones[singer].phone != nil { phoneShifts.values.withLock { $0[singer] = configuration.micDelay } }
             guard var reference = try? ReferencePart(song: song, partIndex: part, keyShift: settings.key) else { continue }
@@ -231,6 +247,11 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         }
     }
 
+    /// The seat's own difficulty, else the room's.
+    static func difficulty(of seat: SingerPayload?, room: RoomSettings) -> Scoring.Difficulty {
+        Scoring.Difficulty(rawValue: (seat?.difficulty ?? room.difficulty).rawValue) ?? .medium
+    }
+
     /// Ends every current run: `final` publishes the final total; a run whose every line was judged is stored complete.
     private func endRuns(final: Bool, only: Int? = nil) {
         for (singer, worker) in workers.enumerated() where only == nil || only == singer {
@@ -238,7 +259,8 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             guard let old = worker.swap(nil), !old.session.lineResults.isEmpty else { continue }
             let total = old.session.result.total
             if old.session.isFinished, old.fromStart { old.recorder?.finish(total: total) }
-            sink?.publishTotal(TotalPayload(singer: old.singer, name: old.name, score: Double(total), final: final, songId: old.songId))
+            sink?.publishTotal(TotalPayload(singer: old.singer, name: old.name, score: Double(total), final: final, songId: old.songId,
+                                            difficulty: old.session.configuration.difficulty.rawValue))
         }
     }
 
@@ -290,7 +312,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             run.recorder?.record(line, micLost: micWasLost(run, during: line))
         }
         sink?.publishTotal(TotalPayload(singer: run.singer, name: run.name, score: Double(run.session.result.total), final: false,
-                                        songId: run.songId))
+                                        songId: run.songId, difficulty: run.session.configuration.difficulty.rawValue))
     }
 
     /// Whether the run's microphone was lost while `line` was sung (worker thread, as it closes):

@@ -7,11 +7,14 @@ public struct MicrophoneReport: Sendable, Equatable {
     public var micDelay: EffectiveMicDelay
     /// A phone seat's network status ("ok", "unstable", "lost"); nil for other microphones.
     public var phoneStatus: String?
+    /// A phone seat whose timing moved since its calibration (`CalibrationDrift`); nil for other microphones.
+    public var needsCalibration: Bool?
 
-    public init(inputLatency: Double?, micDelay: EffectiveMicDelay, phoneStatus: String? = nil) {
+    public init(inputLatency: Double?, micDelay: EffectiveMicDelay, phoneStatus: String? = nil, needsCalibration: Bool? = nil) {
         self.inputLatency = inputLatency
         self.micDelay = micDelay
         self.phoneStatus = phoneStatus
+        self.needsCalibration = needsCalibration
     }
 }
 
@@ -23,6 +26,7 @@ extension SingerPayload {
         singer.effectiveMicDelayMs = report?.micDelay.seconds.stateMilliseconds
         singer.micDelaySource = report?.micDelay.source
         if let status = report?.phoneStatus { singer.phoneStatus = status }
+        singer.needsCalibration = report?.needsCalibration
         return singer
     }
 }

@@ -27,6 +27,10 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     private let teeing = Atomic<Bool>(false)
     /// Host − phone audio clock (seconds), as bits; NaN until the page's first clock sync.
     private let offsetBits = Atomic<UInt64>(Double.nan.bitPattern)
+    /// The offset when this seat was last calibrated (NaN: not calibrated while seated), and
+    /// whether it has moved away since (`CalibrationDrift`, set by `PhoneSeats`).
+    private let calibratedOffsetBits = Atomic<UInt64>(Double.nan.bitPattern)
+    private let needsCalibrationFlag = Atomic<Bool>(false)
     private let lastArrivalBits = Atomic<UInt64>(0)
     /// How late the newest frame arrived beyond the best seen (network and buffering), seconds.
     private let excessLatenessBits = Atomic<UInt64>(0)
@@ -63,8 +67,25 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     public var isSeated: Bool { seatedFlag.load(ordering: .acquiring) }
     func setSeated(_ seated: Bool) {
         seatedFlag.store(seated, ordering: .releasing)
-        if !seated { offsetBits.store(Double.nan.bitPattern, ordering: .releasing) }
+        if !seated {
+            offsetBits.store(Double.nan.bitPattern, ordering: .releasing)
+            calibratedOffsetBits.store(Double.nan.bitPattern, ordering: .releasing)
+            needsCalibrationFlag.store(false, ordering: .releasing)
+        }
     }
+
+    /// A calibration of this seat succeeded: its timing is measured against the offset now.
+    func markCalibrated() {
+        calibratedOffsetBits.store((clockOffset ?? .nan).bitPattern, ordering: .releasing)
+        needsCalibrationFlag.store(false, ordering: .releasing)
+    }
+    /// The clock-sync offset when the seat was last calibrated; nil when it was not calibrated while seated.
+    public var calibratedOffset: Double? {
+        let value = Double(bitPattern: calibratedOffsetBits.load(ordering: .acquiring))
+        return value.isNaN ? nil : value
+    }
+    public var needsCalibration: Bool { needsCalibrationFlag.load(ordering: .acquiring) }
+    func setNeedsCalibration(_ needed: Bool) { needsCalibrationFlag.store(needed, ordering: .releasing) }
 
     /// The page's clock-sync result: host seconds = phone audio seconds + `offset`.
     public func setClockOffset(_ offset: Double) {

@@ -43,6 +43,11 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         var address: String
         var leftAt: Double?
         var status: String?
+        /// The seat's own difficulty, as the page asked when it took the seat (nil: the room's).
+        var difficulty: Difficulty?
+        var drift = CalibrationDrift()
+        /// What the room's state last showed (a new calibration clears the slot's flag by itself).
+        var needsCalibration = false
     }
     // On `queue`.
     private var holders: [Int: Holder] = [:]
@@ -143,6 +148,10 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         guard let address = addresses[id] else { return }
         let name = Self.cleanName(command.name)
         let part = min(max(command.part ?? 0, 0), 7)
+        let difficulty = command.difficulty.flatMap(Difficulty.init(rawValue:))
+        guard command.difficulty == nil || difficulty != nil else {
+            return refuse(id, "difficulty must be easy, medium or hard", code: "badArguments")
+        }
         if let token = command.resume, let (slot, holder) = holders.first(where: { $0.value.token == token }) {
             if let old = holder.client, old != id { gate.revoke(old) }
             holders[slot]?.client = id
@@ -160,7 +169,8 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         guard let slot = (0..<Self.maxPhones).first(where: { holders[$0] == nil }) else {
             return refuse(id, "all \(Self.maxPhones) phone seats are taken", code: "phoneSeatsFull")
         }
-        let holder = Holder(client: id, token: Self.token(), name: name ?? "Phone \(slot + 1)", part: part, address: address)
+        let holder = Holder(client: id, token: Self.token(), name: name ?? "Phone \(slot + 1)", part: part, address: address,
+                            difficulty: difficulty)
         holders[slot] = holder
         grant(slot, to: id, holder: holder, changed: true)
     }
@@ -174,11 +184,12 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         if changed {
             var seat = SingerPayload(singer: singer, name: holder.name, part: holder.part, micDelayMs: 0)
             seat.source = "phone"
+            seat.difficulty = holder.difficulty
             room.phoneSeatTaken(seat)
             session?.seatChanged(singer: singer, seat: seat)
         }
         sender(PhoneMicEvent.seat(slot: slot, singer: singer, name: holder.name, part: holder.part, token: holder.token,
-                                  sampleRate: Int(PhoneAudioFrame.sampleRate)).message(), id)
+                                  sampleRate: Int(PhoneAudioFrame.sampleRate), difficulty: holder.difficulty?.rawValue).message(), id)
     }
 
     private func release(_ slot: Int, reason: String) {
@@ -216,6 +227,19 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             case "lost": phone.losses.markLost(at: max(phone.lastArrival, now - 1.5))
             case "unstable": phone.losses.markLost(at: now - phone.excessLateness)
             default: phone.losses.markRestored(at: now)
+            }
+            let needs = holders[slot]!.drift.update(calibratedOffset: phone.calibratedOffset, offset: phone.clockOffset, now: now)
+            phone.setNeedsCalibration(needs)
+            if needs != holder.needsCalibration {
+                holders[slot]?.needsCalibration = needs
+                if needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
+                    let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
+                    room.logPhone("phone singer \(holder.name): timing moved \(moved) ms since its calibration; it should calibrate again")
+                } else if !needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
+                    let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
+                    room.logPhone("phone singer \(holder.name): timing back within 20 ms of its calibration (\(moved) ms)")
+                }
+                changed = true
             }
             if status != holder.status {
                 holders[slot]?.status = status

@@ -159,6 +159,14 @@ extension Room {
             settings.difficulty = level
             liveSession?.roomSettingsChanged(settings)
             notePracticeChange()
+        case .singerDifficulty(let singer, let level):
+            guard let index = settings.singers.firstIndex(where: { $0.singer == singer }) else {
+                throw RoomCommandError("badArguments", "no singer \(singer)")
+            }
+            guard settings.singers[index].difficulty != level else { break }
+            settings.singers[index].difficulty = level
+            liveSession?.roomSettingsChanged(settings)
+            notePracticeChange()
         case .micDelay(let singer, let milliseconds):
             guard let index = settings.singers.firstIndex(where: { $0.singer == singer }) else {
                 throw RoomCommandError("badArguments", "no singer \(singer)")
