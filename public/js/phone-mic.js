@@ -218,7 +218,6 @@ function stop(release = true) {
   startButton.disabled = false;
   stopButton.hidden = true;
   calibrateButton.hidden = true;
-  calibrateButton.classList.remove('attention');
   panel.classList.remove('singing');
 }
 
@@ -243,16 +242,11 @@ function followState(state) {
     if (seat.effectiveMicDelayMs != null) {
       delayText.textContent = `delay ${Math.round(seat.effectiveMicDelayMs)} ms${seat.micDelaySource === 'calibrated' ? ' (calibrated)' : ''}`;
     }
-    // The server saw this phone's timing move since its calibration: ask for a new one. The
-    // clicks cannot play during a song, and the seat is given back at its end, so the page
-    // remembers it (localStorage) for its next seat.
-    if (seat.needsCalibration) localStorage.setItem('phoneMicRecalibrate', '1');
-    const recalibrate = seat.needsCalibration || localStorage.getItem('phoneMicRecalibrate') === '1';
-    calibrateButton.classList.toggle('attention', recalibrate);
+    // `seat.needsCalibration` (the clock offset moved > 20 ms since calibrating) is not shown:
+    // measured with real browsers it fired on phones whose calibration still held, since the
+    // offset follows the audio context and the audio with it (docs/phone-mics.md).
     if (seat.phoneStatus && seat.phoneStatus !== 'ok') show(`network ${seat.phoneStatus}`, seat.phoneStatus);
-    else if (recalibrate && statusText.dataset.kind !== 'calibrating') {
-      show(state.transport === 'playing' ? 'timing changed — calibrate before the next song' : 'timing changed — tap Calibrate', 'recalibrate');
-    } else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(`singing as ${seat.name}`, 'ok');
+    else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(`singing as ${seat.name}`, 'ok');
   }
   // The song ended (played to its end, or stopped): the mic stops and the seat is given back.
   if (mic.wasPlaying && state.transport === 'stopped') {
@@ -269,8 +263,6 @@ function bind(conn) {
   conn.on('phoneMicCalibrated', (message) => {
     calibrateButton.disabled = false;
     if (message.delayMs != null) {
-      localStorage.removeItem('phoneMicRecalibrate');
-      calibrateButton.classList.remove('attention');
       delayText.textContent = `delay ${Math.round(message.delayMs)} ms (calibrated)`;
       show('calibrated', 'ok');
     } else show(`calibration failed: ${message.error}`, 'error');

@@ -96,12 +96,6 @@ function seatNotes(singer) {
   line.id = `seat-notes-${singer.singer}`;
   const parts = [`Phone · network ${singer.phoneStatus || 'unknown'}`];
   line.textContent = parts.join(' · ');
-  if (singer.needsCalibration) {
-    const warning = document.createElement('strong');
-    warning.className = 'needs-calibration';
-    warning.textContent = ' · timing changed — calibrate again';
-    line.append(warning);
-  }
   return line;
 }
 
