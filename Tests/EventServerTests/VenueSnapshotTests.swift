@@ -1,3 +1,4 @@
+import EventServer
 import Foundation
 import KaraokeRoom
 import Logging

@@ -1,6 +1,6 @@
 # Private PostgreSQL for the store tests: source this file, then call
-#   pg_test_start   (exports KARAOKE_TEST_POSTGRES, the URL the tests read, and
-#                    KARAOKE_TEST_POSTGRES_CTL, a script taking stop|start for the restart tests)
+#   pg_test_start   (exports KARAOKE_TEST_POSTGRES, the URL the tests read; $PG_DIR/ctl takes
+#                    stop|start — the restart tests start a cluster of their own with this file)
 #   pg_test_stop
 # A throw-away cluster in a temporary directory, listening only on a unix socket there (no TCP
 # port to collide with). PostgreSQL refuses to run as root, so as root the cluster belongs to
@@ -23,7 +23,6 @@ CTL
   chmod 755 "$PG_DIR/ctl"
   "$PG_DIR/ctl" start >/dev/null || { echo "pg_test_start: PostgreSQL did not start" >&2; cat "$PG_DIR/server.log" >&2; return 1; }
   export KARAOKE_TEST_POSTGRES="postgres://karaoke@localhost/postgres?host=$PG_DIR"
-  export KARAOKE_TEST_POSTGRES_CTL="$PG_DIR/ctl"
   export PG_DIR
 }
 
@@ -31,5 +30,5 @@ pg_test_stop() {
   [ -n "${PG_DIR:-}" ] || return 0
   "$PG_DIR/ctl" stop >/dev/null 2>&1 || true
   rm -rf "$PG_DIR"
-  unset PG_DIR KARAOKE_TEST_POSTGRES KARAOKE_TEST_POSTGRES_CTL
+  unset PG_DIR KARAOKE_TEST_POSTGRES
 }

@@ -29,6 +29,12 @@ public actor PostgresScoreStore: ScoreStore {
         writeQueue.attach(WeakScoreWriter(store: self))
     }
 
+    deinit {
+        // postgres-nio wants every connection closed before it is released: the close
+        // callback keeps it alive until the channel is shut.
+        if let connection { connection.close().whenComplete { _ in _ = connection } }
+    }
+
     /// Connects now (and migrates): nil when the database is reachable, else why not.
     public func checkConnection() async -> ScoreStoreError? {
         do throws(ScoreStoreError) {
