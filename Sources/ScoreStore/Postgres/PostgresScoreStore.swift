@@ -141,7 +141,9 @@ public actor PostgresScoreStore: ScoreStore {
         connection = nil
         if let connecting { return try await connecting.value }
         connectionCount += 1
-        let task = Task { [url, logger, connectionCount] in
+        // On the write queue's own thread, like the drain that usually asks: a cooperative pool
+        // held by CPU-bound work (2 threads on 2 cores) must not delay reconnecting.
+        let task = Task(executorPreference: StoreWriteExecutor.shared) { [url, logger, connectionCount] in
             let connection = try await PostgresConnection.connect(configuration: url.configuration, id: connectionCount, logger: logger)
             do {
                 try await PostgresMigrations.prepare(connection, schema: url.schema, logger: logger)
