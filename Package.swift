@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // The shared venue store (`--store postgres://…`, docs/venue.md).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries, found through pkg-config; `providers` tells SwiftPM the Debian package.
@@ -43,6 +45,7 @@ let package = Package(
         .target(name: "ScoreStore", dependencies: [
             "Scoring", "SongModel",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .target(name: "EventServer", dependencies: [
             "CWebSockets", "COpenSSL", "CQREncode",

@@ -34,7 +34,7 @@ enum LiveScoringFactory {
 
     /// - Parameter pulse: false for `--no-mic`: phone singers only, no PulseAudio microphone opened.
     static func make(sources: [String], channels: MicChannels, pulse: Bool = true, engine: PlaybackEngine, room: Room,
-                     server: EventServer, store: ScoreStore?, options: LiveRoomSession.Options,
+                     server: EventServer, store: (any ScoreStore)?, options: LiveRoomSession.Options,
                      logger: Logger) throws -> Live {
         var captures: [CaptureEngine] = []
         var microphones: [LiveMicrophone] = []

@@ -38,7 +38,11 @@ struct ScoreCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.") var json = false
     @Option(help: "Singer name for --save.") var singer: String?
     @Flag(help: "Save the result in the score database.") var save = false
-    @Option(help: "Score database.") var database = ScoreStore.defaultPath
+    @Option(help: "Score database (a SQLite file).") var database = SQLiteScoreStore.defaultPath
+    @Option(help: ArgumentHelp("Score store for --save: postgres://user@host/db or a SQLite file; default --database.",
+                               valueName: "URL|FILE"))
+    var store: String?
+    @Option(help: ArgumentHelp("Room name saved with the result (default: the host name).", valueName: "NAME")) var room: String?
     @Option(name: .customLong("derived-notes"), help: "Where to save notes derived from a guide track.") var derivedNotes: String?
 
     func validate() throws {
@@ -80,13 +84,13 @@ struct ScoreCommand: AsyncParsableCommand {
     }
 
     private func store(_ score: OfflineScore, songId: String) async throws -> Int64 {
-        let store = try ScoreStore(path: database)
+        let store = try ScoreStoreOpening.open(self.store ?? database, room: room ?? ScoreStoreOpening.defaultRoom)
         let id = try await store.begin(PerformanceStart(
             songId: songId, songTitle: score.song.metadata.title,
             singer: singer ?? ProcessInfo.processInfo.environment["USER"] ?? "singer", part: part - 1,
             configuration: score.result.configuration, basis: score.result.basis))
-        for line in score.result.lines { try await store.record(line, performance: id) }
-        try await store.finish(id, total: score.result.total)
+        for line in score.result.lines { try await store.record(line, performance: id, micLost: false) }
+        try await store.finish(id, total: score.result.total, status: .complete, at: Date())
         return id
     }
 }

@@ -15,7 +15,10 @@ struct ScoresCommand: AsyncParsableCommand {
     @Option(help: "Show this singer's history and the lines they miss most.") var singer: String?
     @Option(help: "How many rows.") var limit = 10
     @Flag(help: "Print JSON.") var json = false
-    @Option(help: "Score database.") var database = ScoreStore.defaultPath
+    @Option(help: "Score database (a SQLite file).") var database = SQLiteScoreStore.defaultPath
+    @Option(help: ArgumentHelp("Score store: postgres://user@host/db (the venue's shared database) or a SQLite file; default --database.",
+                               valueName: "URL|FILE"))
+    var store: String?
 
     struct Output: Encodable {
         var leaderboard: [PerformanceRecord]?
@@ -26,13 +29,13 @@ struct ScoresCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let songId = try song.map(resolveSongId)
-            let store = try ScoreStore(path: database, readOnly: true)
+            let store = try ScoreStoreOpening.open(self.store ?? database, room: ScoreStoreOpening.defaultRoom, readOnly: true)
             var output = Output()
             if let singer {
-                output.history = try store.history(singer: singer, songId: songId, limit: limit)
-                output.mostMissedLines = try store.mostMissedLines(singer: singer, songId: songId, limit: limit)
+                output.history = try await store.history(singer: singer, songId: songId, limit: limit)
+                output.mostMissedLines = try await store.mostMissedLines(singer: singer, songId: songId, limit: limit)
             } else {
-                output.leaderboard = try store.leaderboard(songId: songId, difficulty: difficulty, limit: limit)
+                output.leaderboard = try await store.leaderboard(songId: songId, difficulty: difficulty, since: nil, limit: limit)
             }
             if json {
                 print(try JSONOutput.string(output))
@@ -59,7 +62,7 @@ struct ScoresCommand: AsyncParsableCommand {
             String(format: "%3d  %6d  ", rank, p.total) + p.difficulty.padding(toLength: 7, withPad: " ", startingAt: 0)
                 + " " + p.mode.padding(toLength: 10, withPad: " ", startingAt: 0) + " "
                 + "\(formatter.string(from: p.startedAt))  \(p.singer) — \(p.songTitle) [\(p.songId)]"
-                + Self.statusNote(p.status) + (p.basis == ScoreBasis.participation.rawValue ? " (participation)" : "") + "\n"
+                + (p.room.map { $0.isEmpty ? "" : " @\($0)" } ?? "") + Self.statusNote(p.status) + (p.basis == ScoreBasis.participation.rawValue ? " (participation)" : "") + "\n"
         }
         if let board = output.leaderboard {
             out += "Leaderboard" + (song.map { " for \($0)" } ?? "") + (difficulty.map { " (\($0.rawValue))" } ?? "") + "\n"

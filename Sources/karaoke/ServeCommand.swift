@@ -38,6 +38,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder for the results database.")
     var scores: String = "scores"
 
+    @Option(help: ArgumentHelp("Shared score store for a venue of rooms: postgres://user@host/db (docs/venue.md); default: <scores>/karaoke.sqlite.",
+                               valueName: "URL"))
+    var store: String?
+
+    @Option(name: .customLong("room"), help: ArgumentHelp("This room's name, saved with its scores (default: the host name).", valueName: "NAME"))
+    var roomName: String?
+
     @Option(name: .customLong("public"), help: "Folder with the browser pages (default: ./public, else next to the package).")
     var publicDirectory: String?
 
@@ -106,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         let publicPath = try locatePublicDirectory()
         try FileManager.default.createDirectory(atPath: scores, withIntermediateDirectories: true)
         // Before anything plays: a database that cannot be opened or fails its check stops the server.
-        let store = try openStore()
+        let store = try await openStore(logger: logger)
 
         // The library index is cached beside the scores: a restart reads only changed song folders.
         let catalog = try DirectorySongCatalog(directory: songs, requireBackingTrack: !noAudio,
@@ -149,11 +156,16 @@ struct ServeCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: joinFolder) }
         var serverConfiguration = EventServerConfiguration(
             host: host, port: port, publicDirectory: publicPath,
-            pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html"],
+            pageRoutes: ["/sing": "index.html", "/remote": "remote.html", "/display": "display.html", "/results": "results.html",
+                          "/venue": "venue.html"],
             allowedOrigins: allowedOrigins,
             allowedHosts: HostAllowList.reachableNames(listenHost: host, extra: allowedHosts),
             tls: tlsSetup?.listener)
-        serverConfiguration.fileRoutes = ["/join.svg": joinFolder + "/join.svg", "/join.txt": joinFolder + "/join.txt"]
+        // The venue's rooms and boards (`/venue`), rewritten by the heartbeat every few seconds.
+        let venueFile = joinFolder + "/venue.json"
+        VenueHeartbeat.write(.empty(servedBy: store.room), to: venueFile, logger: logger)
+        serverConfiguration.fileRoutes = ["/join.svg": joinFolder + "/join.svg", "/join.txt": joinFolder + "/join.txt",
+                                          "/venue.json": venueFile]
         serverConfiguration.generatedRoutes = [CoverThumbnails.mountpoint: covers]
         let server = EventServer(configuration: serverConfiguration)
         store.writeQueue.report(to: room, logger: logger)
@@ -167,7 +179,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let micDelay { options.defaultMicDelay = micDelay / 1000 }
             do {
                 live = try LiveScoringFactory.make(sources: mic, channels: micChannels, pulse: !noMic, engine: engine, room: room,
-                                                   server: server, store: store as ScoreStore?, options: options, logger: logger)
+                                                   server: server, store: store as (any ScoreStore)?, options: options, logger: logger)
             } catch {
                 logger.warning("\(error); the room plays without scoring (--no-mic to silence this)")
             }
@@ -221,6 +233,8 @@ struct ServeCommand: AsyncParsableCommand {
         do { try JoinCode.write(url: join.url, to: joinFolder) } catch {
             logger.warning("join code: \(error); the display shows no QR code")
         }
+        let venue = VenueHeartbeat(store: store, room: room, name: store.room, joinURL: join.url, file: venueFile, logger: logger)
+        print("  venue        \(join.origin)/venue (room \(store.room))")
         print("Room PIN: \(roomPin)")
         // The PIN rides in the fragment, which browsers never send to the server (or its logs).
         print("  host remote  \(join.origin)/remote#pin=\(roomPin)")
@@ -235,6 +249,7 @@ struct ServeCommand: AsyncParsableCommand {
         await signals.wait()
         print("karaoke: stopping")
         fflush(nil)
+        venue.stop()
         server.stop()
         monitoring?.close()
         live?.close()
@@ -252,10 +267,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The score store in `--scores`. A database that cannot be opened or is damaged stops
     /// `serve` (it is never overwritten): scoring songs into nowhere would lose every result.
-    private func openStore() throws -> ScoreStore {
-        let path = (scores as NSString).appendingPathComponent("karaoke.sqlite")
+    /// A PostgreSQL store that cannot be reached does not stop it: scores wait in memory (see `--store`).
+    private func openStore(logger: Logger) async throws -> any ScoreStore {
+        let path = store ?? (scores as NSString).appendingPathComponent("karaoke.sqlite")
         do {
-            return try ScoreStore(path: path)
+            let opened = try ScoreStoreOpening.open(path, room: roomName ?? ScoreStoreOpening.defaultRoom)
+            if let shared = opened as? PostgresScoreStore, let problem = await shared.checkConnection() {
+                logger.warning("scores delayed: \(problem) The room starts anyway; scores are kept in memory and written when PostgreSQL is back.")
+            }
+            return opened
         } catch {
             throw ValidationError("\(error) Start with --scores DIR to keep results in another folder.")
         }

@@ -58,7 +58,7 @@ extension PulseAudioTests {
     /// The song folder, store, engine, capture, room and live session, wired as `serve` wires them.
     final class Fixture {
         let folder: URL
-        let store: ScoreStore
+        let store: SQLiteScoreStore
         let engine: PlaybackEngine
         let capture: CaptureEngine
         let room: Room
@@ -80,7 +80,7 @@ extension PulseAudioTests {
             try AudioFile.write(AudioBuffer(samples: interleaved, sampleRate: rate, channels: 2),
                                 to: songDir.appendingPathComponent("backing.wav").path, format: .wavFloat)
 
-            store = try ScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
+            store = try SQLiteScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
             engine = try PlaybackEngine(configuration: .init(device: "speaker"))
             capture = try CaptureEngine(configuration: .init(source: "speaker.monitor", layout: .channelsAsSingers))
             var roomOptions = Room.Options(pin: RoomPin("1234")!, audio: true)

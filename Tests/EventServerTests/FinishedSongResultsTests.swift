@@ -15,10 +15,10 @@ struct FinishedSongResultsTests {
     /// Ends each run as `LiveRoomSession` does, a little late: the run's row is queued for the
     /// store, then the final total published.
     final class EndingLiveSession: RoomLiveSession, @unchecked Sendable {
-        let store: ScoreStore
+        let store: SQLiteScoreStore
         let room = Mutex<Room?>(nil)
         let stops = Atomic<Int>(0)
-        init(store: ScoreStore) { self.store = store }
+        init(store: SQLiteScoreStore) { self.store = store }
 
         func roomLoaded(_ entry: CatalogEntry, settings: RoomSettings) {}
         func roomSettingsChanged(_ settings: RoomSettings) {}
@@ -40,7 +40,7 @@ struct FinishedSongResultsTests {
     @Test func theEndOfSongResultsIncludeTheRunJustSung() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-fin-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try ScoreStore(path: directory.appendingPathComponent("karaoke.sqlite").path)
+        let store = try SQLiteScoreStore(path: directory.appendingPathComponent("karaoke.sqlite").path)
         let earlier = try await store.begin(PerformanceStart(songId: "test", songTitle: "Test Tune", singer: "Ann", part: 0,
                                                              configuration: ScoringConfiguration(), basis: .notes))
         try await store.finish(earlier, total: 9000)
@@ -77,7 +77,7 @@ struct FinishedSongResultsTests {
     @Test func resultsCarryTheRecentRunsOfEverySong() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-runs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try ScoreStore(path: directory.appendingPathComponent("karaoke.sqlite").path)
+        let store = try SQLiteScoreStore(path: directory.appendingPathComponent("karaoke.sqlite").path)
         let start = { (singer: String, song: String, title: String, key: Int) in
             PerformanceStart(songId: song, songTitle: title, singer: singer, part: 0,
                              configuration: ScoringConfiguration(keyShift: key), basis: .notes)

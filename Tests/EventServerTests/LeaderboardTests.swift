@@ -10,7 +10,7 @@ struct LeaderboardTests {
     @Test func resultsCommandCarriesTheStoredLeaderboard() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-lb-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try ScoreStore(path: directory.appendingPathComponent("karaoke.sqlite").path)
+        let store = try SQLiteScoreStore(path: directory.appendingPathComponent("karaoke.sqlite").path)
         for (singer, total) in [("Ann", 7200), ("Bob", 8100)] {
             let id = try await store.begin(PerformanceStart(songId: "test", songTitle: "Test Tune", singer: singer, part: 0,
                                                             configuration: ScoringConfiguration(), basis: .notes))

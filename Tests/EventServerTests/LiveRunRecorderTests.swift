@@ -14,10 +14,10 @@ import Testing
                           rating: LineRating(perfection: sung ? 0.75 : 0), notes: [note])
     }
 
-    func makeRecorder(singer: String) throws -> (LiveRunRecorder, ScoreStore, URL) {
+    func makeRecorder(singer: String) throws -> (LiveRunRecorder, SQLiteScoreStore, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = try ScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
+        let store = try SQLiteScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
         let start = PerformanceStart(songId: "song", songTitle: "Song", singer: singer, part: 0,
                                      configuration: ScoringConfiguration(), basis: .notes)
         return (LiveRunRecorder(store: store, start: start), store, folder)
@@ -57,7 +57,7 @@ import Testing
     @Test func linesSungWithoutTheMicrophoneAreMarkedAndTheRunIsNotComplete() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try ScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
+        let store = try SQLiteScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
         let start = PerformanceStart(songId: "song", songTitle: "Song", singer: "Cut Off", part: 0,
                                      configuration: ScoringConfiguration(), basis: .notes)
         let recorder = LiveRunRecorder(store: store, start: start)

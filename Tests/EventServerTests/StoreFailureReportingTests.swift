@@ -17,7 +17,7 @@ import Testing
         func check() throws(ScoreStoreError) {
             if failing.withLock({ $0 }) { throw .cannotOpen(path: "scores/karaoke.sqlite", detail: "attempt to write a readonly database") }
         }
-        func begin(_ start: PerformanceStart, at date: Date) async throws(ScoreStoreError) -> Int64 { try check(); return 1 }
+        func begin(_ start: PerformanceStart, key: String, at date: Date) async throws(ScoreStoreError) -> Int64 { try check(); return 1 }
         func record(_ line: LineResult, performance id: Int64, micLost: Bool) async throws(ScoreStoreError) {
             try check()
             stored.withLock { $0.append(line.lineIndex) }

@@ -14,7 +14,7 @@ import Testing
     @Test func aDamagedIndexIsFoundAtOpenAndTheFileIsLeftAsItIs() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
-            let store = try ScoreStore(path: path)
+            let store = try SQLiteScoreStore(path: path)
             let id = try await store.begin(PerformanceStart(songId: "s", songTitle: "S", singer: "Bo", part: 0,
                                                             configuration: ScoringConfiguration(), basis: .notes))
             try await store.finish(id, total: 10)
@@ -30,7 +30,7 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: path))
         let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            _ = try ScoreStore(path: path)
+            _ = try SQLiteScoreStore(path: path)
             Issue.record("a damaged index was not noticed at open")
         } catch {
             guard case .corrupt(let named, let detail) = error else {
@@ -46,7 +46,7 @@ import Testing
     /// The SIGBUS path of issue 12 was the memory-mapped WAL index: the store now has none.
     @Test func aWritingStoreUsesNoSharedMemoryFile() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try ScoreStore(path: path)
+        let store = try SQLiteScoreStore(path: path)
         _ = try await store.begin(PerformanceStart(songId: "s", songTitle: "S", singer: "Bo", part: 0,
                                                    configuration: ScoringConfiguration(), basis: .notes))
         #expect(try store.journalMode() == "delete")
@@ -62,7 +62,7 @@ import Testing
             let pool = try DatabasePool(path: path)
             try await pool.write { db in try db.execute(sql: "CREATE TABLE x(a)") }
         }
-        let store = try ScoreStore(path: path)
+        let store = try SQLiteScoreStore(path: path)
         #expect(try store.journalMode() == "delete")
     }
 }

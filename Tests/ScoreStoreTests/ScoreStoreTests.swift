@@ -29,7 +29,7 @@ import Testing
 
     /// Sings a whole performance into the store and returns its id.
     @discardableResult
-    func perform(_ store: ScoreStore, _ song: String, singer: String, perfections: [Double], difficulty: Difficulty = .medium) async throws -> Int64 {
+    func perform(_ store: SQLiteScoreStore, _ song: String, singer: String, perfections: [Double], difficulty: Difficulty = .medium) async throws -> Int64 {
         let id = try await store.begin(start(song, singer: singer, difficulty: difficulty))
         for (i, p) in perfections.enumerated() { try await store.record(line(i, perfection: p), performance: id) }
         let lines = try store.lines(of: id)
@@ -38,12 +38,12 @@ import Testing
     }
 
     @Test func linesAreDurableBeforeThePerformanceFinishes() async throws {
-        let store = try ScoreStore(path: dbPath)
+        let store = try SQLiteScoreStore(path: dbPath)
         let id = try await store.begin(start("song-a", singer: "Ana"))
         try await store.record(line(0, perfection: 1), performance: id)
         try await store.record(line(1, perfection: 0.5), performance: id)
         // A second connection (as after a crash and restart) sees both lines and the running total.
-        let other = try ScoreStore(path: dbPath, readOnly: true)
+        let other = try SQLiteScoreStore(path: dbPath, readOnly: true)
         let record = try #require(try await other.performance(id))
         #expect(record.status == .inProgress)
         #expect(record.total == 1000 + 100 + 500 + 50)
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func leaderboardHistoryAndMissedLines() async throws {
-        let store = try ScoreStore(path: dbPath)
+        let store = try SQLiteScoreStore(path: dbPath)
         try await perform(store, "song-a", singer: "Ana", perfections: [1, 1, 0.2])
         try await perform(store, "song-a", singer: "Bo", perfections: [1, 1, 1])
         try await perform(store, "song-a", singer: "Ana", perfections: [1, 0.1, 0.3])
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func recordingForAMissingPerformanceIsAClearError() async throws {
-        let store = try ScoreStore(path: dbPath)
+        let store = try SQLiteScoreStore(path: dbPath)
         await #expect(throws: ScoreStoreError.noSuchPerformance(id: 42)) {
             try await store.record(line(0, perfection: 1), performance: 42)
         }
@@ -96,7 +96,7 @@ import Testing
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         try garbage.write(to: URL(fileURLWithPath: dbPath))
         #expect {
-            _ = try ScoreStore(path: dbPath)
+            _ = try SQLiteScoreStore(path: dbPath)
         } throws: { error in
             guard case .corrupt(let path, _) = error as? ScoreStoreError else { return false }
             return path == dbPath && "\(error)".contains("left untouched")
@@ -106,7 +106,7 @@ import Testing
 
     @Test func aDamagedPageInARealDatabaseIsReportedAndResultsAreNotOverwritten() async throws {
         do {
-            let store = try ScoreStore(path: dbPath)
+            let store = try SQLiteScoreStore(path: dbPath)
             try await perform(store, "song-a", singer: "Ana", perfections: [1, 0.5])
         }
         // Checkpoint the WAL into the main file, then damage the schema page's header.
@@ -114,12 +114,12 @@ import Testing
         var bytes = try Data(contentsOf: URL(fileURLWithPath: dbPath))
         for i in 100..<140 { bytes[i] = 0xFF }
         try bytes.write(to: URL(fileURLWithPath: dbPath))
-        #expect(throws: ScoreStoreError.self) { _ = try ScoreStore(path: dbPath) }
+        #expect(throws: ScoreStoreError.self) { _ = try SQLiteScoreStore(path: dbPath) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: dbPath)) == bytes, "the damaged file is kept for recovery")
     }
 
     @Test func aLockedDatabaseWaitsThenGivesAClearError() async throws {
-        let store = try ScoreStore(path: dbPath, busyTimeout: 0.3)
+        let store = try SQLiteScoreStore(path: dbPath, busyTimeout: 0.3)
         let kept = try await perform(store, "song-a", singer: "Ana", perfections: [1])
         let id = try await store.begin(start("song-a", singer: "Bo"))
 
@@ -155,7 +155,7 @@ import Testing
 
     @Test func readOnlyOpeningOfAMissingFileSaysNoScoresYet() {
         #expect {
-            _ = try ScoreStore(path: directory + "/nothing.sqlite", readOnly: true)
+            _ = try SQLiteScoreStore(path: directory + "/nothing.sqlite", readOnly: true)
         } throws: { error in
             "\(error)".contains("no scores have been recorded")
         }

@@ -7,10 +7,10 @@ import Testing
 
 /// Writes and their failure reports must not wait for the cooperative thread pool: on a 2-core
 /// machine it has two threads, and CPU-bound work holding them (seen: parallel scoring tests,
-/// for minutes) kept a "scores are not being saved" report from the hosts.
+/// for minutes) kept a "scores delayed" report from the hosts.
 @Suite struct ScoreWriteQueueBusyPoolTests {
     final class Refusing: ScoreWriting {
-        func begin(_ start: PerformanceStart, at date: Date) async throws(ScoreStoreError) -> Int64 {
+        func begin(_ start: PerformanceStart, key: String, at date: Date) async throws(ScoreStoreError) -> Int64 {
             throw .cannotOpen(path: "scores.sqlite", detail: "attempt to write a readonly database")
         }
         func record(_ line: LineResult, performance id: Int64, micLost: Bool) async throws(ScoreStoreError) {

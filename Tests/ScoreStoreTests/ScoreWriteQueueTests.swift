@@ -7,11 +7,11 @@ import Testing
 /// A real store behind a switch: while `failing` is on every write throws what SQLite throws
 /// for a database made read-only under the server (SQLITE_READONLY → `.cannotOpen`).
 final class SwitchableWriter: ScoreWriting {
-    let store: ScoreStore
+    let store: SQLiteScoreStore
     let failing = Mutex(false)
     let attempts = Mutex(0)
 
-    init(store: ScoreStore) { self.store = store }
+    init(store: SQLiteScoreStore) { self.store = store }
 
     private func check() throws(ScoreStoreError) {
         attempts.withLock { $0 += 1 }
@@ -20,9 +20,9 @@ final class SwitchableWriter: ScoreWriting {
         }
     }
 
-    func begin(_ start: PerformanceStart, at date: Date) async throws(ScoreStoreError) -> Int64 {
+    func begin(_ start: PerformanceStart, key: String, at date: Date) async throws(ScoreStoreError) -> Int64 {
         try check()
-        return try await store.begin(start, at: date)
+        return try await store.begin(start, key: key, at: date)
     }
 
     func record(_ line: LineResult, performance id: Int64, micLost: Bool) async throws(ScoreStoreError) {
@@ -54,7 +54,7 @@ final class SwitchableWriter: ScoreWriting {
     /// the database works again, and the failure and the recovery are both reported.
     @Test func writesFailingMidSongAreKeptRetriedAndReported() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try ScoreStore(path: directory + "/karaoke.sqlite")
+        let store = try SQLiteScoreStore(path: directory + "/karaoke.sqlite")
         let writer = SwitchableWriter(store: store)
         let reports = Mutex<[ScoreWriteReport]>([])
         let queue = ScoreWriteQueue(path: store.path, writer: writer, initialDelay: 0.02, maxDelay: 0.1)
@@ -90,7 +90,7 @@ final class SwitchableWriter: ScoreWriting {
 
     @Test func writesStillRefusedAtShutdownAreListedLineByLine() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try ScoreStore(path: directory + "/karaoke.sqlite")
+        let store = try SQLiteScoreStore(path: directory + "/karaoke.sqlite")
         let writer = SwitchableWriter(store: store)
         writer.failing.withLock { $0 = true }
         let reports = Mutex<[ScoreWriteReport]>([])
@@ -111,7 +111,7 @@ final class SwitchableWriter: ScoreWriting {
 
     @Test func aLineSungWithoutTheMicrophoneIsMarkedAndTheRunIsInterrupted() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try ScoreStore(path: directory + "/karaoke.sqlite")
+        let store = try SQLiteScoreStore(path: directory + "/karaoke.sqlite")
         let run = store.writeQueue.begin(start)
         store.writeQueue.record(line(0, points: 900), run: run)
         store.writeQueue.record(line(1, points: 0), run: run, micLost: true)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct LivePerformanceTests {
     @Test func linesAreStoredAsTheyCloseAndTheTotalOnFinish() async throws {
         let path = NSTemporaryDirectory() + "live-\(UUID().uuidString)/karaoke.sqlite"
-        let store = try ScoreStore(path: path)
+        let store = try SQLiteScoreStore(path: path)
         let song = HandMadeSongs.solo
         let live = try LivePerformance(
             song: song, songId: "hand-made", partIndex: 0, singer: "Ana",
@@ -28,7 +28,7 @@ import Testing
         }
         #expect(published.map(\.lineIndex) == [0], "line 1 closed after its end plus mic delay, line 2 still open")
         #expect(await live.flush())
-        let reader = try ScoreStore(path: path, readOnly: true)
+        let reader = try SQLiteScoreStore(path: path, readOnly: true)
         let inProgress = try #require(try reader.history(singer: "Ana").first)
         #expect(inProgress.status == .inProgress)
         #expect(try reader.lines(of: inProgress.id!).count == 1)
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func theRoomLeaderboardReadsTheStore() async throws {
-        let store = try ScoreStore(path: NSTemporaryDirectory() + "board-\(UUID().uuidString)/k.sqlite")
+        let store = try SQLiteScoreStore(path: NSTemporaryDirectory() + "board-\(UUID().uuidString)/k.sqlite")
         let start = PerformanceStart(songId: "demo", songTitle: "Demo", singer: "Ana", part: 0,
                                      configuration: .init(), basis: .notes)
         let id = try await store.begin(start)

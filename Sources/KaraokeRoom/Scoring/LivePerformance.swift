@@ -17,7 +17,7 @@ public actor LivePerformance {
     private let recorder: LiveRunRecorder?
 
     public init(song: Song, songId: String, partIndex: Int, singer: String, configuration: ScoringConfiguration,
-                derivedNotes: Bool = false, store: ScoreStore?) throws(ReferenceError) {
+                derivedNotes: Bool = false, store: (any ScoreStore)?) throws(ReferenceError) {
         session = try ScoringSession(song: song, partIndex: partIndex, configuration: configuration, derivedNotes: derivedNotes)
         let start = PerformanceStart(
             songId: songId, songTitle: song.metadata.title, singer: singer, part: partIndex,

@@ -23,7 +23,7 @@ final class LiveRunRecorder: Sendable {
     }
     private let state = Mutex(State())
 
-    convenience init(store: ScoreStore, start: PerformanceStart) {
+    convenience init(store: any ScoreStore, start: PerformanceStart) {
         self.init(queue: store.writeQueue, start: start)
     }
 

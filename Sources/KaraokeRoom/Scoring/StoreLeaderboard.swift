@@ -4,10 +4,10 @@ import ScoreStore
 
 /// The room's leaderboard, read from the score store (best complete performances first).
 public struct StoreLeaderboard: RoomLeaderboard {
-    public let store: ScoreStore
+    public let store: any ScoreStore
     public var limit: Int
 
-    public init(store: ScoreStore, limit: Int = 10) {
+    public init(store: any ScoreStore, limit: Int = 10) {
         self.store = store
         self.limit = limit
     }
@@ -17,7 +17,7 @@ public struct StoreLeaderboard: RoomLeaderboard {
         // Runs just finished are still queued for the store: the board must include them.
         await store.writeQueue.flush(timeout: 3)
         let formatter = ISO8601DateFormatter()
-        let rows = (try? store.leaderboard(songId: songId, limit: limit)) ?? []
+        let rows = (try? await store.leaderboard(songId: songId, difficulty: nil, since: nil, limit: limit)) ?? []
         return rows.map { row in
             LeaderboardEntryPayload(
                 songId: row.songId, songTitle: row.songTitle, singer: row.singer, score: Double(row.total),
@@ -28,7 +28,7 @@ public struct StoreLeaderboard: RoomLeaderboard {
     /// A database problem yields no history rather than stopping the room.
     public func recentRuns() async -> [RunPayload] {
         let formatter = ISO8601DateFormatter()
-        let rows = (try? store.recentRuns(limit: 40)) ?? []
+        let rows = (try? await store.recentRuns(songId: nil, limit: 40)) ?? []
         return rows.map { row in
             RunPayload(songId: row.songId, songTitle: row.songTitle, singer: row.singer, part: row.part, total: Double(row.total),
                        status: row.status.rawValue, mode: row.mode, difficulty: row.difficulty, key: row.keyShift,

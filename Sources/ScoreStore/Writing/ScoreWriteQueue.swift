@@ -13,6 +13,8 @@ public final class ScoreWriteQueue: Sendable {
     /// One performance's writes (its `begin` id is known only once the database took it).
     public struct Run: Hashable, Sendable {
         let number: UInt64
+        /// The performance's key in the store: a begin retried after a lost answer finds its row.
+        let key: String
     }
 
     enum Operation: Sendable {
@@ -72,7 +74,7 @@ public final class ScoreWriteQueue: Sendable {
     public func begin(_ start: PerformanceStart, at date: Date = Date()) -> Run {
         let run = state.withLock { state in
             state.nextRun += 1
-            let run = Run(number: state.nextRun)
+            let run = Run(number: state.nextRun, key: UUID().uuidString)
             state.starts[run] = start
             return run
         }
@@ -173,7 +175,7 @@ public final class ScoreWriteQueue: Sendable {
         switch operation {
         case .begin(let run, let start, let date):
             guard state.withLock({ $0.ids[run] }) == nil else { return }
-            let id = try await writer.begin(start, at: date)
+            let id = try await writer.begin(start, key: run.key, at: date)
             state.withLock { $0.ids[run] = id }
         case .record(let run, let line, let micLost):
             try await writer.record(line, performance: try id(of: run), micLost: micLost)

@@ -20,7 +20,7 @@ public enum ScoreWriteReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .failing(let error, let pending):
-            "scores are not being saved: \(error). \(pending) write(s) are kept in memory and retried until the database works again."
+            "scores delayed, not saved yet: \(error). \(pending) write(s) are kept in memory and retried until the database works again."
         case .recovered(let written, let seconds):
             "the score database works again: \(written) held-back write(s) stored after \(Int(seconds.rounded())) s."
         case .dropped(let reason, let lines):

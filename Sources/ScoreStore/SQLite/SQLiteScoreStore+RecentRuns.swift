@@ -1,6 +1,6 @@
 import GRDB
 
-extension ScoreStore {
+extension SQLiteScoreStore {
     /// Every stored run, newest first, whatever its status (complete, interrupted, or a practice
     /// run that was never finished), for the results page's history.
     nonisolated public func recentRuns(songId: String? = nil, limit: Int = 40) throws(ScoreStoreError) -> [PerformanceRecord] {

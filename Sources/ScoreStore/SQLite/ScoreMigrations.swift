@@ -1,10 +1,11 @@
 import GRDB
 
-/// Schema history. Append new migrations; never edit a shipped one.
+/// Schema history (SQLite dialect; `PostgresMigrations` is the same history for PostgreSQL).
+/// Append new migrations to both; never edit a shipped one.
 enum ScoreMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: performances and line results") { db in
+        migrator.registerMigration(ScoreSchema.performancesAndLines) { db in
             try db.create(table: "performance") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("songId", .text).notNull().indexed()
@@ -35,9 +36,26 @@ enum ScoreMigrations {
                 t.uniqueKey(["performanceId", "lineIndex"])
             }
         }
-        migrator.registerMigration("v2: lines sung while the microphone was lost") { db in
+        migrator.registerMigration(ScoreSchema.micLost) { db in
             try db.alter(table: "lineResult") { t in
                 t.add(column: "micLost", .boolean).notNull().defaults(to: false)
+            }
+        }
+        migrator.registerMigration(ScoreSchema.roomsAndRunKeys) { db in
+            try db.alter(table: "performance") { t in
+                t.add(column: "room", .text)
+                t.add(column: "runKey", .text)
+            }
+            try db.create(index: "performance_runKey", on: "performance", columns: ["runKey"], unique: true)
+            try db.create(index: "performance_room", on: "performance", columns: ["room"])
+        }
+        migrator.registerMigration(ScoreSchema.venueRooms) { db in
+            try db.create(table: "venueRoom") { t in
+                t.primaryKey("name", .text)
+                t.column("joinURL", .text).notNull()
+                t.column("nowPlaying", .text)
+                t.column("busy", .boolean).notNull()
+                t.column("heartbeatAt", .datetime).notNull()
             }
         }
         return migrator
