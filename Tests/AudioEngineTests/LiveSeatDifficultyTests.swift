@@ -31,7 +31,7 @@ extension PulseAudioTests {
         try AudioFile.write(AudioBuffer(samples: interleaved, sampleRate: rate, channels: 2),
                             to: songDir.appendingPathComponent("backing.wav").path, format: .wavFloat)
 
-        let store = try ScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
+        let store = try SQLiteScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
         let engine = try PlaybackEngine(configuration: .init(device: "speaker"))
         defer { engine.close() }
         let capture = try CaptureEngine(configuration: .init(source: "speaker.monitor", layout: .channelsAsSingers))
