@@ -249,6 +249,13 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
         time.sleep(1)
         seats = {s["name"]: s["singer"] for s in host.state()["singers"] if s.get("source") == "phone"}
         assert set(seats) == {"Ann", "Late", "Bob"}, host.state()["singers"]
+        # What the browser says it does to the captured audio: processing bends pitch and hides
+        # the backing from the reference (the page asks for all of it off).
+        settings = bob_page.execute_script(
+            "const t = window.phoneMic.stream && window.phoneMic.stream.getAudioTracks()[0]; return t ? t.getSettings() : null")
+        print("Bob's capture settings:", settings)
+        assert settings and not settings.get("echoCancellation") and not settings.get("noiseSuppression") \
+            and not settings.get("autoGainControl"), settings
         pulse_delay = calibrate_pulse(host, 0)
         ann_delay, late_delay = calibrate_phone(ann_page), calibrate_phone(late_page)
         finals = sing_song(server, host)
