@@ -9,6 +9,7 @@ import tempfile
 import time
 
 import pytest
+from selenium.webdriver.common.by import By
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -181,3 +182,16 @@ def click(driver, element_id):
         element.click()
         return True
     return wait(driver, attempt)
+
+
+def open_host_remote(browser, server):
+    """A remote at phone width, signed in as host through the PIN in its fragment."""
+    remote = browser(420, 900)
+    remote.get(server.url(f"/remote#pin={PIN}"))
+    wait(remote, lambda d: d.find_element(By.ID, "role").text.lower() == "host")
+    return remote
+
+
+def send_command(remote, kind, **args):
+    """Sends a room command over the page's own connection (as its buttons do)."""
+    remote.execute_script("window.karaoke.send(arguments[0], arguments[1])", kind, args)

@@ -10,7 +10,7 @@ import time
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import PIN, Server, screenshot, wait
+from conftest import Server, open_host_remote as host, screenshot, send_command as command, wait
 
 GAP = 0.5  # #VIDEOGAP: video time = song time + 0.5 s
 LIMIT = 0.08
@@ -67,17 +67,6 @@ def open_view(browser, server, path, size=(1280, 800)):
     wait(driver, lambda d: d.find_element(By.ID, "status").text == "live")
     wait(driver, lambda d: d.execute_script("return window.backgroundVideo.video.readyState >= 2"), timeout=20)
     return driver
-
-
-def host(browser, server):
-    remote = browser(420, 900)
-    remote.get(server.url(f"/remote#pin={PIN}"))
-    wait(remote, lambda d: d.find_element(By.ID, "role").text.lower() == "host")
-    return remote
-
-
-def command(remote, kind, **args):
-    remote.execute_script("window.karaoke.send(arguments[0], arguments[1])", kind, args)
 
 
 SAMPLE = """

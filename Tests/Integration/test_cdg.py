@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 import cdg_writer as w
-from conftest import PIN, Server, screenshot, wait
+from conftest import Server, open_host_remote as host, screenshot, send_command as command, wait
 
 PALETTE = [(0, 0, 0), (15, 0, 0), (0, 15, 0), (0, 0, 15), (15, 15, 15), (15, 15, 0), (0, 15, 15), (8, 8, 8)]
 SOLID = [0x3F] * 12
@@ -72,17 +72,6 @@ def open_view(browser, server, path, size=(1280, 800)):
     wait(driver, lambda d: d.find_element(By.ID, "status").text == "live")
     wait(driver, lambda d: d.execute_script("return !!(window.cdgView && window.cdgView.bytes)"), timeout=15)
     return driver
-
-
-def host(browser, server):
-    remote = browser(420, 900)
-    remote.get(server.url(f"/remote#pin={PIN}"))
-    wait(remote, lambda d: d.find_element(By.ID, "role").text.lower() == "host")
-    return remote
-
-
-def command(remote, kind, **args):
-    remote.execute_script("window.karaoke.send(arguments[0], arguments[1])", kind, args)
 
 
 DECODE = """

@@ -203,8 +203,8 @@ enum TestSocket {
         }
     }
 
-    /// Sends a raw HTTP/1.1 request (the path is not normalised) and returns the status code.
-    /// A whole `Connection: close` response: status, header text and body.
+    /// Sends a raw HTTP/1.1 GET (the path is not normalised) and reads the whole `Connection:
+    /// close` response: status, header text and body.
     static func rawHTTP(port: Int, path: String) throws -> (Int, String, Data) {
         let fd = try connect(port: port)
         defer { Glibc.close(fd) }
@@ -227,6 +227,7 @@ enum TestSocket {
         return (code, head, Data(response[(end + 4)...]))
     }
 
+    /// The same request, reading only as far as the status code (a refusal may never send a body).
     static func rawHTTPStatus(port: Int, path: String) throws -> Int {
         let fd = try connect(port: port)
         defer { Glibc.close(fd) }
