@@ -70,4 +70,24 @@ struct RoomIntermissionTests {
         #expect(next["intermission"] == nil)
         _ = try #require(try host.waitFor("state", timeout: 2) { ($0["transport"] as? String) == "playing" && ($0["songId"] as? String) == "s2" })
     }
+
+    @Test func queuedStartTimesCountThePauseAndWhatIsLeftOfIt() throws {
+        let room = try TestRoomServer(loadSong: false, catalog: RoomQueueTurnsTests.catalog()) { $0.pauseBetweenSongs = 30 }
+        defer { room.stop() }
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        _ = try host.waitFor("hello") { ($0["role"] as? String) == "host" }
+        for song in ["s1", "s2", "s3"] { try host.sendText(#"{"type":"queueAdd","songId":"\#(song)"}"#) }
+        try host.sendText(#"{"type":"play"}"#)
+        try Self.runToEnd(host)
+        // Waiting before s2: s3 starts after the rest of the pause, all of s2, the pause and the changeover.
+        let waiting = try #require(try host.waitFor("state", timeout: 5) {
+            ($0["intermission"] as? [String: Any]) != nil && (($0["queue"] as? [[String: Any]])?.count ?? 0) == 1 })
+        let endsIn = try #require((waiting["intermission"] as? [String: Any])?["endsIn"] as? Double)
+        let duration = try #require(waiting["duration"] as? Double)
+        let next = try #require((waiting["queue"] as? [[String: Any]])?.first)
+        #expect(next["songId"] as? String == "s3")
+        let startsIn = try #require(next["startsIn"] as? Double)
+        let expected = endsIn + duration + 30 + 5
+        #expect(abs(startsIn - expected) <= 1.5, "s3 starts in \(startsIn) s, expected \(expected) s")
+    }
 }

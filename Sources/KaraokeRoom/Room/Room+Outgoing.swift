@@ -25,16 +25,19 @@ extension Room {
         return state
     }
 
-    /// The queue with each song's estimated start: what is left of the current song, then the
-    /// songs before it, each at the room's tempo plus a changeover.
+    /// The queue with each song's estimated start: what is left of the pause before the current
+    /// song (if the room is waiting) and of the song itself, then the songs before it, each at the
+    /// room's tempo, with the pause between songs and a changeover after each.
     func queueWithStartTimes() -> [QueueItemPayload] {
         let tempo = max(settings.tempo, 0.1)
-        var clock = current.map { max(0, $0.payload.duration - mediaPosition) / tempo + options.changeoverSeconds } ?? 0
+        let between = pauseBetweenSongs + options.changeoverSeconds
+        let waiting = intermissionEnds.map { max(0, $0 - MonotonicClock.now()) } ?? 0
+        var clock = current.map { waiting + max(0, $0.payload.duration - mediaPosition) / tempo + between } ?? 0
         var known = true
         return songQueue.items.map { item in
             var item = item
             item.startsIn = known ? clock.rounded() : nil
-            if let duration = item.duration { clock += duration / tempo + options.changeoverSeconds } else { known = false }
+            if let duration = item.duration { clock += duration / tempo + between } else { known = false }
             return item
         }
     }

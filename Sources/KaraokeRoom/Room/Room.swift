@@ -34,8 +34,9 @@ public final class Room: @unchecked Sendable {
         public var keyMemoryPath: String?
         /// Where song pages point for cover thumbnails (nil: pages carry no covers).
         public var covers: CoverThumbnails?
-        /// Seconds counted between two songs in the queue's estimated start times.
-        public var changeoverSeconds = 20.0
+        /// Seconds counted between two songs in the queue's estimated start times on top of the
+        /// pause between songs (loading the next song, handing the microphone over).
+        public var changeoverSeconds = 5.0
         /// Seconds the room waits after a song before starting the next queued one (the host
         /// changes it with `pauseBetweenSongs`; 0 starts it at once).
         public var pauseBetweenSongs = 10.0
