@@ -4,6 +4,7 @@ import re
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from conftest import Server, screenshot, wait
 from test_remote import open_remote, phone, state, tab
@@ -61,3 +62,25 @@ def test_display_counts_down_the_pause_and_the_host_starts_the_song(room, browse
          timeout=3)
     wait(display, lambda d: not d.find_element(By.ID, "countdown").text.startswith("Next song"), timeout=3)
     assert host.find_element(By.ID, "intermission").get_attribute("hidden") is not None
+
+
+def test_the_hosts_tv_text_size_reaches_every_display_unless_one_sets_its_own(room, browser):
+    """Large print is a host setting (Settings → "TV text size"); a display opened with its own
+    `#scale=` keeps it (a small second screen beside a big TV)."""
+    host = open_remote(phone(browser), room, host=True)
+    tv, small = browser(1920, 1080), browser(1366, 768)
+    tv.get(room.url("/display"))
+    small.get(room.url("/display#scale=80"))
+    scale = "return getComputedStyle(document.documentElement).getPropertyValue('--print-scale').trim()"
+    for page in (tv, small):
+        wait(page, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.state)"))
+    host.execute_script("window.karaoke.send('queueAdd', {songId: 'tiny', requestedBy: 'Ann', playNow: true})")
+    line_height = "const l = document.querySelector('#lyrics .line'); return l ? l.getBoundingClientRect().height : 0"
+    before = wait(tv, lambda d: d.execute_script(line_height))
+    tab(host, "settings")
+    Select(host.find_element(By.ID, "display-scale")).select_by_value("150")
+    wait(tv, lambda d: d.execute_script(scale) == "1.5")
+    assert small.execute_script(scale) == "0.8"
+    wait(host, lambda d: (state(d) or {}).get("displayScale") == 150)
+    wait(tv, lambda d: d.execute_script(line_height) > 1.3 * before)
+    screenshot(tv, "display-large-print-1920x1080")

@@ -16,11 +16,16 @@ window.karaoke = connection; // for the browser console and tests
 const views = [new LyricsView($('lyrics')), new LyricsView($('lyrics2'))];
 const scoreScreen = new ScoreScreen($('score-screen'));
 const totals = new Map();
-// Large print (50–250 %) and a sync offset for TVs whose picture lags: `/display#scale=150&offset=120`
-// (offset in ms; the fragment, as lws drops query strings on its redirects).
-const scale = Math.min(250, Math.max(50, Number(params.get('scale')) || 100));
+// Large print (50–250 %): the host's "TV text size" (state.displayScale) for every display, or
+// this display's own `#scale=150`. A sync offset for a TV whose picture lags: `#offset=120` (ms;
+// per display, as each TV lags its own way; the fragment, as lws drops query strings on redirects).
+const ownScale = params.has('scale') ? Math.min(250, Math.max(50, Number(params.get('scale')) || 100)) : null;
 const offset = (Number(params.get('offset')) || 0) / 1000;
-document.documentElement.style.setProperty('--print-scale', String(scale / 100));
+function applyScale(percent) {
+  const scale = ownScale ?? Math.min(250, Math.max(50, Number(percent) || 100));
+  document.documentElement.style.setProperty('--print-scale', String(scale / 100));
+}
+applyScale(null);
 
 fetch('/join.txt').then((r) => (r.ok ? r.text() : '')).then((text) => {
   $('join-url').textContent = text.trim() || `${location.origin}/remote`;
@@ -106,6 +111,7 @@ connection
   .on('state', (state) => {
     // The server's wait before the next song: its end on this page's clock.
     intermissionEnds = state.intermission ? performance.now() / 1000 + state.intermission.endsIn : null;
+    applyScale(state.displayScale);
     showLabels(); showUpNext();
   })
   .on('queue', showUpNext)

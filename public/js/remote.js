@@ -134,6 +134,7 @@ function showState() {
   $('practice-badge').hidden = !state.practice;
   $('difficulty').value = state.difficulty;
   if (state.pauseBetweenSongs != null) $('pause-between').value = String(state.pauseBetweenSongs);
+  if (state.displayScale != null) $('display-scale').value = String(state.displayScale);
   intermissionEnds = state.intermission ? performance.now() / 1000 + state.intermission.endsIn : null;
   showIntermission();
   if (state.singerName) $('artist').textContent = `${connection.song?.artist || ''} · ${state.singerName} sings`;
@@ -302,6 +303,7 @@ $('tempo-up').addEventListener('click', () => stepTempo(0.05));
 $('tempo-reset').addEventListener('click', () => act('tempo', { ratio: 1 }));
 $('difficulty').addEventListener('change', () => act('difficulty', { level: $('difficulty').value }));
 $('pause-between').addEventListener('change', () => act('pauseBetweenSongs', { seconds: Number($('pause-between').value) }));
+$('display-scale').addEventListener('change', () => act('displayScale', { percent: Number($('display-scale').value) }));
 
 // The room's wait before the next queued song: counted down here; ▶ starts it at once (host).
 function showIntermission() {

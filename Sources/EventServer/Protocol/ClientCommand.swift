@@ -39,6 +39,8 @@ public enum ClientCommand: Sendable, Equatable {
     case results
     /// Seconds the room waits between a song's end and the next queued song (host).
     case pauseBetweenSongs(seconds: Double)
+    /// Large print on every TV display: lyric and score text at `percent` (50–250) of normal (host).
+    case displayScale(percent: Double)
 
     public var type: String {
         switch self {
@@ -67,6 +69,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .artists: "artists"
         case .results: "results"
         case .pauseBetweenSongs: "pauseBetweenSongs"
+        case .displayScale: "displayScale"
         }
     }
 
@@ -187,6 +190,7 @@ public struct CommandEnvelope: Sendable, Equatable {
             case "artists": command = .artists(letter: try args.optionalString("letter"))
             case "results": command = .results
             case "pauseBetweenSongs": command = .pauseBetweenSongs(seconds: try args.number("seconds", in: 0...120))
+            case "displayScale": command = .displayScale(percent: try args.number("percent", in: 50...250))
             default: return .failure(.unknownCommand(type))
             }
             return .success(CommandEnvelope(id: id, command: command))

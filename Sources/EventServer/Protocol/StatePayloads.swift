@@ -133,6 +133,9 @@ public struct StatePayload: Codable, Sendable, Equatable {
     public var libraryVersion: Int?
     /// Seconds the room waits between songs (host setting).
     public var pauseBetweenSongs: Double?
+    /// Large print on the TV displays, percent of normal (host setting; a display's own
+    /// `#scale=` fragment wins on that display).
+    public var displayScale: Double?
     /// While the room waits before starting the next queued song (already loaded).
     public var intermission: IntermissionPayload?
     /// While the library is first being read (a first start): songs read so far; nil after.

@@ -28,6 +28,8 @@ extension Room {
         case .pauseBetweenSongs(let seconds):
             pauseBetweenSongs = seconds
             if let ends = intermissionEnds { intermissionEnds = min(ends, MonotonicClock.now() + seconds) }
+        case .displayScale(let percent):
+            displayScale = percent.rounded()
         case .play:
             try requireNoCalibration()
             if current == nil {

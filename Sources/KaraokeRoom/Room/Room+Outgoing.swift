@@ -20,6 +20,7 @@ extension Room {
         state.libraryVersion = libraryVersion
         state.libraryIndexing = libraryIndexing
         state.pauseBetweenSongs = pauseBetweenSongs
+        state.displayScale = displayScale
         state.intermission = intermissionPayload()
         state.singerName = currentSinger
         return state

@@ -77,6 +77,8 @@ public final class Room: @unchecked Sendable {
     let keyMemory: KeyMemory
     /// The wait between songs (host setting), and when the current wait ends (monotonic).
     lazy var pauseBetweenSongs = options.pauseBetweenSongs
+    /// Large print on the TV displays (percent; host setting, kept while the room runs).
+    var displayScale = 100.0
     var intermissionEnds: Double?
     /// True once the song's run became a practice run (see `StatePayload.practice`).
     var practiceRun = false
