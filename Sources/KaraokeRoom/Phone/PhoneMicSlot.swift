@@ -44,6 +44,8 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     private var nextIndex: UInt64?
     private var bestLateness = Double.infinity
     private var bestLatenessAt = 0.0
+    /// The clock offset the best lateness was measured under.
+    private var baselineOffset = Double.nan
     private let scratch: UnsafeMutableBufferPointer<Float>
     private let upsampled: UnsafeMutableBufferPointer<Float>
     private var upsampler = HalfBandUpsampler()
@@ -158,7 +160,14 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
                 restarts.add(1, ordering: .relaxed)
             }
         }
-        // Lateness: arrival minus when its last sample was captured (clock-sync mapped).
+        // Lateness: arrival minus when its last sample was captured (clock-sync mapped). A new
+        // offset is a new time base (the page's audio context slipped and its mapping followed):
+        // the best lateness is learned again, or every frame after a slip looked late and the
+        // lines sung then were stored as lost (a perfect run ended "interrupted").
+        if offset != baselineOffset {
+            baselineOffset = offset
+            bestLateness = .infinity
+        }
         let captured = Double(frame.sampleIndex + UInt64(count)) / rate + offset
         let lateness = now - captured
         if lateness < bestLateness || now - bestLatenessAt > 30 {
