@@ -114,31 +114,12 @@ enum RawHTTP {
     }
 
     static func get(port: Int, path: String, headers: [String] = [], method: String = "GET") throws -> Response {
-        let fd = try TestSocket.connect(port: port)
-        defer { close(fd) }
-        let request = (["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
-        try TestSocket.sendAll(fd, Array(request.utf8))
-        var response: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while response.count < 10_000_000, poll(&descriptor, 1, 3000) > 0 {
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { break }
-            response += chunk[0..<n]
-        }
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = (0..<max(0, response.count - 3)).first(where: { Array(response[$0..<$0 + 4]) == separator }) else {
-            throw TestSocket.Failure(what: "no header end in \(response.count) bytes")
-        }
-        let lines = String(decoding: response[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        guard let status = lines.first.flatMap({ Int($0.dropFirst(9).prefix(3)) }) else {
-            throw TestSocket.Failure(what: "no status line")
-        }
+        let (status, head, body) = try TestSocket.rawHTTP(port: port, path: path, method: method, headers: headers, limit: 10_000_000)
         var fields: [String: String] = [:]
-        for line in lines.dropFirst() {
+        for line in head.components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return Response(status: status, headers: fields, body: Array(response[(end + 4)...]))
+        return Response(status: status, headers: fields, body: Array(body))
     }
 }

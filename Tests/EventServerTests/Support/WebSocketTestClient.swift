@@ -203,16 +203,19 @@ enum TestSocket {
         }
     }
 
-    /// Sends a raw HTTP/1.1 GET (the path is not normalised) and reads the whole `Connection:
-    /// close` response: status, header text and body.
-    static func rawHTTP(port: Int, path: String) throws -> (Int, String, Data) {
+    /// Sends a raw HTTP/1.1 request (the path is not normalised; extra header lines as given) and
+    /// reads the whole `Connection: close` response, up to `limit` bytes: status, header text and body.
+    static func rawHTTP(port: Int, path: String, method: String = "GET", headers: [String] = [],
+                        limit: Int = 1_000_000) throws -> (Int, String, Data) {
         let fd = try connect(port: port)
         defer { Glibc.close(fd) }
-        try sendAll(fd, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8))
+        let request = (["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers)
+            .joined(separator: "\r\n") + "\r\n\r\n"
+        try sendAll(fd, Array(request.utf8))
         var response: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        var chunk = [UInt8](repeating: 0, count: 65536)
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while response.count < 1_000_000, poll(&descriptor, 1, 3000) > 0 {
+        while response.count < limit, poll(&descriptor, 1, 3000) > 0 {
             let n = recv(fd, &chunk, chunk.count, 0)
             if n <= 0 { break }
             response += chunk[0..<n]
