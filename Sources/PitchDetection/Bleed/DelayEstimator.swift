@@ -118,25 +118,18 @@ final class DelayEstimator {
         guard q[best] > Self.clearPeak * rms else { return }
         let found = maxDelay - best
         let strong = q[best] >= Self.strongPeak * rms
-        if !isLocked {
-            guard strong else { candidate = nil; return }
-            if q[best] >= Self.certainPeak * rms || candidate.map({ abs(found - $0) <= holdTolerance }) == true {
-                isLocked = true
-                delay = found
-                candidate = nil
-            } else {
-                candidate = found
-            }
-            return
-        }
-        if abs(found - delay) <= holdTolerance {
+        if isLocked && abs(found - delay) <= holdTolerance {
             candidate = nil
             return
         }
-        // A move must show in two blocks running: one block of a loud voice can put a chance
-        // peak anywhere in the range, and every move costs the bleed path its memory.
+        // Finding or moving the alignment takes a strong peak in two blocks running (one block of
+        // a loud voice can put a chance peak anywhere, and every move costs the bleed path its
+        // memory); a certain peak finds it at once.
         guard strong else { candidate = nil; return }
-        if let waiting = candidate, abs(found - waiting) <= holdTolerance {
+        let confirmed = candidate.map { abs(found - $0) <= holdTolerance } == true
+            || (!isLocked && q[best] >= Self.certainPeak * rms)
+        if confirmed {
+            isLocked = true
             delay = found
             candidate = nil
         } else {
