@@ -170,6 +170,48 @@ def test_display_shows_both_duet_parts_and_part_two_solo(duet_server, browser):
     screenshot(display, "screens-display-duet-part2-solo")
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_singer_view_shows_both_duet_parts_lyrics(duet_server, browser, size):
+    """The singer view of a duet (no ?part=) shows part 1's and part 2's lyrics, each under a
+    label naming who sings it; during part 2's solo part 2's line is the one being sung."""
+    driver = browser(*size)
+    open_live(driver, duet_server.url("/"))
+    parts = driver.execute_script("return window.karaoke.song")["parts"]
+    solo = next(line for line in parts[1]["lines"]
+                if not any(p["start"] < line["end"] and line["start"] < p["end"] for p in parts[0]["lines"]))
+    remote = open_host_remote(browser, duet_server)
+    remote.execute_script("window.karaoke.send('seek', {position: arguments[0]})", solo["start"] + 0.3)
+    remote.execute_script("window.karaoke.send('play')")
+    wait(driver, lambda d: d.execute_script(
+        "const e = document.querySelector('#lyrics2 .line.current.active'); return e && Number(e.dataset.index)") == solo["index"])
+    assert driver.find_element(By.ID, "lyrics").is_displayed() and driver.find_element(By.ID, "lyrics2").is_displayed()
+    assert driver.find_elements(By.CSS_SELECTOR, "#lyrics .line.active") == []  # part 1 is silent
+    labels = [driver.find_element(By.ID, f"part-label-{i}").text for i in (0, 1)]
+    seats = driver.execute_script("return window.karaoke.state.singers")
+    for index, label in enumerate(labels):
+        names = [seat["name"] for seat in seats if seat.get("part") == index]
+        assert label == " · ".join([" & ".join(names), parts[index]["name"]] if names else [parts[index]["name"]]), labels
+    # Both halves keep their current line readable and inside the page.
+    boxes = driver.execute_script("""return ['lyrics', 'lyrics2'].map((id) => {
+        const r = document.querySelector('#' + id + ' .line.current').getBoundingClientRect();
+        const c = document.getElementById(id).getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, height: r.height, boxTop: c.top, boxBottom: c.bottom}; })""")
+    for box in boxes:
+        assert box["height"] >= 0.025 * size[1], boxes
+        assert box["boxTop"] - 2 <= box["top"] and box["bottom"] <= box["boxBottom"] + 2, boxes
+    assert boxes[0]["boxBottom"] <= boxes[1]["boxTop"] + 1, boxes  # part 1 above part 2, not overlapping
+    screenshot(driver, f"screens-sing-duet-lyrics-{size[0]}x{size[1]}")
+
+
+def test_singer_view_for_one_part_shows_only_that_part(duet_server, browser):
+    driver = browser(1366, 768)
+    open_live(driver, duet_server.url("/?part=1"))
+    parts = driver.execute_script("return window.karaoke.song")["parts"]
+    assert not driver.find_element(By.ID, "part-2-box").is_displayed()
+    first = driver.find_element(By.CSS_SELECTOR, "#lyrics .line").text
+    assert first.replace(" ", "") == "".join(s["text"] for s in parts[1]["lines"][0]["syllables"]).replace(" ", "")
+
+
 RESULTS = {
     "type": "results", "v": 1, "songId": "tiny",
     "lines": [

@@ -12,6 +12,8 @@ const part = Number(params.get('part') || 0);
 const connection = new RoomConnection({ role: params.get('role') || 'display', pin: params.get('pin') });
 window.karaoke = connection; // for the browser console and tests
 const lyrics = new LyricsView($('lyrics'));
+// A duet shows both parts' lyrics, part 1 above part 2, unless the page is opened for one part (`?part=`).
+const partTwo = new LyricsView($('lyrics2'));
 const lane = new NoteLane($('notes'));
 const totals = new Map();
 const scoreScreen = new ScoreScreen($('score-screen'));
@@ -21,10 +23,32 @@ function showSong() {
   $('title').textContent = song ? song.title : 'Waiting for a song…';
   $('artist').textContent = song ? song.artist : '';
   document.body.classList.toggle('no-notes', !song || !song.hasNotes);
-  lyrics.setSong(song, part);
+  const duet = isDuet(song);
+  lyrics.setSong(song, duet ? 0 : part);
+  partTwo.setSong(duet ? song : null, 1);
+  $('part-2-box').hidden = !duet;
+  $('part-label-0').hidden = !duet;
+  document.body.classList.toggle('duet', duet);
+  showPartLabels();
   lane.clearTrails();
   totals.clear();
   renderScores();
+}
+
+function isDuet(song) { return !!song && song.parts.length > 1 && !params.has('part'); }
+
+// "Ann & Bo · Morning Voice": who sings each part, from the seats, then the part's name.
+function showPartLabels() {
+  const song = connection.song;
+  if (!isDuet(song)) return;
+  const seats = connection.state?.singers || [];
+  for (const index of [0, 1]) {
+    const names = seats.filter((s) => s.part === index).map((s) => s.name);
+    const name = song.parts[index]?.name || `Part ${index + 1}`;
+    const text = names.length ? `${names.join(' & ')} · ${name}` : name;
+    const label = $(`part-label-${index}`);
+    if (label.textContent !== text) label.textContent = text;
+  }
 }
 
 function renderScores() {
@@ -48,6 +72,7 @@ function showState() {
   $('key').textContent = `key ${formatKey(state.key)}`;
   $('tempo').textContent = `${Math.round(state.tempo * 100)}%`;
   document.body.dataset.transport = state.transport;
+  showPartLabels();
   const band = $('loop-band');
   band.hidden = !state.loop || !state.duration;
   if (state.loop && state.duration) {
@@ -57,7 +82,8 @@ function showState() {
 }
 
 function popup(score) {
-  if (score.part !== part && connection.song?.parts.length > 1) return;
+  // A page opened for one part of a duet rates that part only.
+  if (params.has('part') && score.part !== part && connection.song?.parts.length > 1) return;
   // A line with nothing to judge (freestyle) gets no verdict.
   if (score.rating === 'none' || !(score.maxScore > 0)) return;
   const element = document.createElement('div');
@@ -91,6 +117,7 @@ function frame() {
   const t = connection.position();
   scoreScreen.update(connection);
   lyrics.update(t);
+  if (isDuet(connection.song)) partTwo.update(t);
   const song = connection.song;
   const key = connection.state?.key || 0;
   const focused = (index) => {
