@@ -16,6 +16,11 @@ struct ProtocolCodingTests {
         #expect(try CommandEnvelope.decode(#"{"type":"monitor","singer":1,"on":true,"id":9}"#).get()
                 == CommandEnvelope(id: 9, command: .monitor(singer: 1, on: true)))
         #expect(try CommandEnvelope.decode(#"{"type":"monitor","singer":0,"on":false}"#).get().command == .monitor(singer: 0, on: false))
+        // A phone seat is numbered after the PulseAudio microphones: 2 mics + the 8th phone is singer 9.
+        #expect(try CommandEnvelope.decode(#"{"type":"selectSinger","singer":9,"part":1}"#).get().command
+                == .selectSinger(singer: 9, part: 1, name: nil))
+        #expect(try CommandEnvelope.decode(#"{"type":"micDelay","singer":9,"ms":120}"#).get().command
+                == .micDelay(singer: 9, milliseconds: 120))
     }
 
     @Test func rejectsBadInputWithCodes() {
@@ -25,7 +30,7 @@ struct ProtocolCodingTests {
             (#"{"type":"key","semitones":1.5}"#, "badArguments"), (#"{"type":"seek"}"#, "badArguments"),
             (#"{"type":"loop","start":5,"end":5.1}"#, "badArguments"), (#"{"type":"hello","role":"admin"}"#, "badArguments"),
             (#"{"type":"monitor","singer":0}"#, "badArguments"), (#"{"type":"monitor","singer":0,"on":1}"#, "badArguments"),
-            (#"{"type":"monitor","singer":0,"on":"true"}"#, "badArguments"), (#"{"type":"monitor","singer":8,"on":true}"#, "badArguments"),
+            (#"{"type":"monitor","singer":0,"on":"true"}"#, "badArguments"), (#"{"type":"monitor","singer":16,"on":true}"#, "badArguments"),
             (#"{"type":"monitor","singer":-1,"on":true}"#, "badArguments"), (#"{"type":"monitor","on":true}"#, "badArguments"),
             (#"{"type":"monitor","singer":0.5,"on":true}"#, "badArguments"), (#"{"type":"monitor","singer":0,"on":null}"#, "badArguments"),
         ]

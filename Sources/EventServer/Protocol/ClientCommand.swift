@@ -117,6 +117,10 @@ public struct CommandEnvelope: Sendable, Equatable {
         self.command = command
     }
 
+    /// Room singer numbers a command may name: the PulseAudio microphones first, then up to
+    /// 8 phone seats after them (a phone seat is numbered after the microphones, so it can be 8+).
+    public static let singerNumbers = 0...15
+
     /// Parses one client text frame.
     public static func decode(_ text: String) -> Result<CommandEnvelope, CommandDecodingError> {
         let object: [String: Any]
@@ -166,7 +170,7 @@ public struct CommandEnvelope: Sendable, Equatable {
             case "queueMove": command = .queueMove(itemId: try args.int("itemId"), to: try args.int("to"))
             case "queueClear": command = .queueClear
             case "selectSinger":
-                command = .selectSinger(singer: try args.int("singer", in: 0...7), part: try args.int("part", in: 0...7),
+                command = .selectSinger(singer: try args.int("singer", in: Self.singerNumbers), part: try args.int("part", in: 0...7),
                                         name: try args.optionalString("name"))
             case "calibrate": command = .calibrate(singer: try args.int("singer", default: 0))
             case "difficulty":
@@ -181,11 +185,11 @@ public struct CommandEnvelope: Sendable, Equatable {
                 guard raw == nil || raw == "room" || level != nil else {
                     throw CommandDecodingError.badArguments(command: type, detail: "level must be easy, medium, hard or room")
                 }
-                command = .singerDifficulty(singer: try args.int("singer", in: 0...15), level: level)
+                command = .singerDifficulty(singer: try args.int("singer", in: Self.singerNumbers), level: level)
             case "micDelay":
-                command = .micDelay(singer: try args.int("singer", in: 0...7), milliseconds: try args.number("ms", in: 0...1000))
+                command = .micDelay(singer: try args.int("singer", in: Self.singerNumbers), milliseconds: try args.number("ms", in: 0...1000))
             case "monitor":
-                command = .monitor(singer: try args.int("singer", in: 0...7), on: try args.bool("on"))
+                command = .monitor(singer: try args.int("singer", in: Self.singerNumbers), on: try args.bool("on"))
             case "library": command = .library(try Self.libraryQuery(args, object))
             case "artists": command = .artists(letter: try args.optionalString("letter"))
             case "results": command = .results
