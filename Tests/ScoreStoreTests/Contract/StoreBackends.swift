@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresNIO
 @testable import ScoreStore
 
 /// Makes fresh, empty stores of one backend for the contract suite. Each backend instance is one
@@ -32,6 +34,25 @@ struct PostgresBackend: StoreBackend {
 
     func open(room: String) throws -> any ScoreStore {
         PostgresScoreStore(url: try PostgresStoreURL(url), room: room)
+    }
+
+    /// Drops the test's schema and everything in it (the shared test database stays small).
+    func dropSchema() async {
+        guard let parsed = try? PostgresStoreURL(url) else { return }
+        let logger = Logger(label: "karaoke.test.postgres")
+        guard let connection = try? await PostgresConnection.connect(configuration: parsed.configuration, id: 0, logger: logger) else { return }
+        _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: logger)
+        try? await connection.close()
+    }
+
+    /// Runs `body` on a fresh backend, then drops its schema whether it passed or not.
+    static func withFresh(_ body: (PostgresBackend) async throws -> Void) async throws {
+        let backend = PostgresBackend()
+        do { try await body(backend) } catch {
+            await backend.dropSchema()
+            throw error
+        }
+        await backend.dropSchema()
     }
 }
 
