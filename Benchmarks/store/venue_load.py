@@ -8,7 +8,9 @@ then in one session:
      PostgresScoreStore); every line's latency is from being queued to PostgreSQL's answer;
   2. checks that every line and every finished run is in the database, each once;
   3. adds 20,000 older runs, announces 30 rooms and times VenueSnapshot.read (what each room's
-     heartbeat does every 5 s), with and without the board index (dropped for the comparison).
+     heartbeat does every 5 s; in store-bench's build, so a debug build decodes slowly) and the
+     board query's own execution time in PostgreSQL (EXPLAIN ANALYZE), with and without the
+     board index (dropped for the comparison).
 Prints one JSON report with the load average; the ratio 8-rooms/1-room is the figure that
 survives a busy machine.
 
@@ -37,6 +39,16 @@ def start_cluster():
 def psql(url, sql):
     return subprocess.run(["psql", "-X", "-At", "-d", url, "-c", sql], check=True, capture_output=True,
                           text=True, timeout=120).stdout.strip()
+
+
+def board_query_ms(url, rounds=20):
+    """PostgreSQL's own execution time of the venue's 500-row board query (EXPLAIN ANALYZE), median of `rounds`."""
+    times = []
+    for _ in range(rounds):
+        plan = psql(url, "EXPLAIN ANALYZE SELECT * FROM performance WHERE status = 'complete' "
+                         "ORDER BY total DESC, finishedAt, id LIMIT 500")
+        times.append(float(plan.split("Execution Time: ")[1].split()[0]))
+    return quantile(times, 0.5)
 
 
 def quantile(values, q):
@@ -97,8 +109,10 @@ def main():
         report["venue_read_with_index"] = json.loads(subprocess.run(venue, check=True, capture_output=True, text=True).stdout)
         report["venue_plan_with_index"] = psql(url, "EXPLAIN SELECT * FROM performance WHERE status = 'complete' "
                                                     "ORDER BY total DESC, finishedAt, id LIMIT 500").splitlines()[:3]
+        report["board_query_server_ms_with_index"] = board_query_ms(url)
         psql(url, "DROP INDEX performance_board")
         report["venue_read_without_index"] = json.loads(subprocess.run(venue, check=True, capture_output=True, text=True).stdout)
+        report["board_query_server_ms_without_index"] = board_query_ms(url)
         report["load_average_after"] = os.getloadavg()
         print(json.dumps(report, indent=2))
         m = report["many_rooms"]
