@@ -63,6 +63,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Benchmarks/store/venue_load.py: one room's writes to a shared PostgreSQL, and the venue read, timed.
+        .executableTarget(name: "store-bench", dependencies: ["ScoreStore", "Scoring", "KaraokeRoom"],
+                          path: "Benchmarks/store/StoreBench"),
+
         // Helpers more than one test target needs (seeded random, polling, running the CLI).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SongFormatsTests", dependencies: ["SongFormats", "SongModel", "TestSupport"]),
@@ -75,6 +79,7 @@ let package = Package(
         .testTarget(name: "ScoreStoreTests", dependencies: [
             "ScoreStore", "Scoring", "SongModel",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "AudioEngineTests", dependencies: [
             "AudioEngine", "AudioFiles", "PitchDetection", "Scoring", "SongFormats", "SongModel", "KaraokeRoom",

@@ -62,9 +62,15 @@ def memory_kib(pid, key):
     return 0
 
 
-async def display_client(url, delays, counts, index, stop, connected):
+def source_address(index):
+    """Clients come from many loopback addresses: the server admits 32 connections per address."""
+    group = index // 25
+    return f"127.1.{group // 250}.{group % 250 + 1}"
+
+
+async def display_client(url, delays, counts, index, stop, connected, source):
     try:
-        async with websockets.connect(url, max_queue=None, ping_interval=None) as ws:
+        async with websockets.connect(url, max_queue=None, ping_interval=None, local_addr=(source, 0)) as ws:
             connected.append(index)
             async for raw in ws:
                 now = time.time() * 1000
@@ -96,7 +102,8 @@ def worker(url, count, first_index, ready, start_measuring, stop, results):
         stop_event = asyncio.Event()
         tasks = []
         for i in range(count):
-            tasks.append(asyncio.create_task(display_client(url, delays, counts, i, stop_event, connected)))
+            tasks.append(asyncio.create_task(display_client(url, delays, counts, i, stop_event, connected,
+                                                            source_address(first_index + i))))
             if i % 50 == 49:
                 await asyncio.sleep(0.05)
         while len(connected) < count:

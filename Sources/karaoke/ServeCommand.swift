@@ -267,13 +267,25 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The score store in `--scores`. A database that cannot be opened or is damaged stops
     /// `serve` (it is never overwritten): scoring songs into nowhere would lose every result.
-    /// A PostgreSQL store that cannot be reached does not stop it: scores wait in memory (see `--store`).
+    /// A PostgreSQL store that cannot be reached does not stop it: scores wait in memory and in
+    /// `<scores>/spool` (see `--store`), and a spool left by a killed room is replayed here.
     private func openStore(logger: Logger) async throws -> any ScoreStore {
         let path = store ?? (scores as NSString).appendingPathComponent("karaoke.sqlite")
         do {
             let opened = try ScoreStoreOpening.open(path, room: roomName ?? ScoreStoreOpening.defaultRoom)
-            if let shared = opened as? PostgresScoreStore, let problem = await shared.checkConnection() {
-                logger.warning("scores delayed: \(problem) The room starts anyway; scores are kept in memory and written when PostgreSQL is back.")
+            guard let shared = opened as? PostgresScoreStore else { return opened }
+            // Lines held back while PostgreSQL is down also go to disk, so a killed room keeps them.
+            let spool = (scores as NSString).appendingPathComponent("spool")
+            let adoption = try shared.writeQueue.attachSpool(directory: spool)
+            if adoption.files > 0 {
+                let skipped = adoption.unreadable > 0 ? " (\(adoption.unreadable) entry(ies) cut short, skipped)" : ""
+                logger.notice("scores: replaying \(adoption.lines) line(s) of \(adoption.runs) run(s) left in \(adoption.files) spool file(s) by a room that stopped before storing them\(skipped)")
+            }
+            for file in adoption.foreignFiles {
+                logger.warning("scores: \(file) holds writes for another store; left there (start a room with that --store and --scores to store them)")
+            }
+            if let problem = await shared.checkConnection() {
+                logger.warning("scores delayed: \(problem) The room starts anyway; scores are kept in memory and in \(spool) and written when PostgreSQL is back.")
             }
             return opened
         } catch {

@@ -4,6 +4,7 @@ KARAOKE_TEST_POSTGRES (scripts/test starts one) two rooms share a PostgreSQL and
 Screenshots go to test-artifacts/ (gitignored)."""
 import json
 import os
+import subprocess
 import time
 import urllib.request
 import uuid
@@ -63,7 +64,8 @@ def test_a_room_lists_itself_on_its_venue_page(songs_dir, browser, tmp_path):
                     reason="KARAOKE_TEST_POSTGRES is not set (scripts/test starts a private PostgreSQL)")
 def test_two_rooms_on_one_postgres_list_each_other(songs_dir, browser, tmp_path):
     base = os.environ["KARAOKE_TEST_POSTGRES"]
-    url = base + ("&" if "?" in base else "?") + "schema=venue_" + uuid.uuid4().hex[:8]
+    schema = "venue_" + uuid.uuid4().hex[:8]
+    url = base + ("&" if "?" in base else "?") + "schema=" + schema
     rooms = []
     try:
         for name in ("Blue", "Red"):
@@ -81,3 +83,6 @@ def test_two_rooms_on_one_postgres_list_each_other(songs_dir, browser, tmp_path)
     finally:
         for server in rooms:
             server.stop()
+        # The test database stays small: the schema goes with the test.
+        subprocess.run(["psql", "-X", "-q", "-d", base, "-c", f"DROP SCHEMA IF EXISTS {schema} CASCADE"],
+                       capture_output=True, timeout=30)

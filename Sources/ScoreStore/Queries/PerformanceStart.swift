@@ -1,7 +1,7 @@
 import Scoring
 
 /// What the store needs to know when a performance begins.
-public struct PerformanceStart: Sendable, Equatable {
+public struct PerformanceStart: Sendable, Equatable, Codable {
     public var songId: String
     public var songTitle: String
     public var singer: String

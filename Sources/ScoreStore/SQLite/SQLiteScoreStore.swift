@@ -148,7 +148,7 @@ public actor SQLiteScoreStore: ScoreStore {
             if let songId { request = request.filter(Column("songId") == songId) }
             if let difficulty { request = request.filter(Column("difficulty") == difficulty.rawValue) }
             if let since { request = request.filter(Column("finishedAt") >= since) }
-            return try request.order(Column("total").desc, Column("finishedAt")).limit(limit).fetchAll(db)
+            return try request.order(Column("total").desc, Column("finishedAt"), Column("id")).limit(limit).fetchAll(db)
         }
     }
 

@@ -58,6 +58,10 @@ enum ScoreMigrations {
                 t.column("heartbeatAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration(ScoreSchema.boardIndex) { db in
+            // The boards read `status = 'complete' ORDER BY total DESC, finishedAt`: walked in order, no sort.
+            try db.execute(sql: "CREATE INDEX performance_board ON performance (status, total DESC, finishedAt, id)")
+        }
         return migrator
     }
 }

@@ -5,4 +5,5 @@ enum ScoreSchema {
     static let micLost = "v2: lines sung while the microphone was lost"
     static let roomsAndRunKeys = "v3: the room of each performance, and a key that makes a retried begin idempotent"
     static let venueRooms = "v4: the rooms of a venue and their heartbeat"
+    static let boardIndex = "v5: an index for the best complete runs (the venue's boards every 5 s per room)"
 }

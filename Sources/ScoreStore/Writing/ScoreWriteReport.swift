@@ -7,6 +7,12 @@ public enum ScoreWriteReport: Sendable, Equatable, CustomStringConvertible {
     /// Writes that can never succeed (e.g. the performance row was deleted) or did not fit in
     /// memory: `lines` names what was not stored.
     case dropped(reason: String, lines: [String])
+    /// The server stopped with writes still refused; they are in the journal at `path` and are
+    /// stored by the next room to start with this store and spool directory.
+    case spooled(path: String, lines: [String])
+    /// The journal on disk cannot be written: held-back writes are in memory only.
+    case spoolFailing(ScoreStoreError)
+    case spoolRecovered(path: String)
 
     /// The protocol `error` code host clients receive.
     public var code: String {
@@ -14,6 +20,9 @@ public enum ScoreWriteReport: Sendable, Equatable, CustomStringConvertible {
         case .failing: "store-write-failed"
         case .recovered: "store-write-recovered"
         case .dropped: "store-write-dropped"
+        case .spooled: "store-write-spooled"
+        case .spoolFailing: "store-spool-failed"
+        case .spoolRecovered: "store-spool-recovered"
         }
     }
 
@@ -25,6 +34,13 @@ public enum ScoreWriteReport: Sendable, Equatable, CustomStringConvertible {
             "the score database works again: \(written) held-back write(s) stored after \(Int(seconds.rounded())) s."
         case .dropped(let reason, let lines):
             "NOT stored (\(reason)): " + lines.joined(separator: "; ")
+        case .spooled(let path, let lines):
+            "scores delayed: \(lines.count) write(s) not stored yet are kept in \(path) and stored at the next start: "
+                + lines.joined(separator: "; ")
+        case .spoolFailing(let error):
+            "the score spool on disk cannot be written (\(error)); held-back writes are kept in memory only."
+        case .spoolRecovered(let path):
+            "the score spool \(path) is written again."
         }
     }
 }

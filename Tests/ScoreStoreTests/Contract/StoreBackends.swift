@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresNIO
 @testable import ScoreStore
 
 /// Makes fresh, empty stores of one backend for the contract suite. Each backend instance is one
@@ -33,6 +35,25 @@ struct PostgresBackend: StoreBackend {
     func open(room: String) throws -> any ScoreStore {
         PostgresScoreStore(url: try PostgresStoreURL(url), room: room)
     }
+
+    /// Drops the test's schema and everything in it (the shared test database stays small).
+    func dropSchema() async {
+        guard let parsed = try? PostgresStoreURL(url) else { return }
+        let logger = Logger(label: "karaoke.test.postgres")
+        guard let connection = try? await PostgresConnection.connect(configuration: parsed.configuration, id: 0, logger: logger) else { return }
+        _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: logger)
+        try? await connection.close()
+    }
+
+    /// Runs `body` on a fresh backend, then drops its schema whether it passed or not.
+    static func withFresh(_ body: (PostgresBackend) async throws -> Void) async throws {
+        let backend = PostgresBackend()
+        do { try await body(backend) } catch {
+            await backend.dropSchema()
+            throw error
+        }
+        await backend.dropSchema()
+    }
 }
 
 /// A PostgreSQL cluster of a test's own (scripts/lib/postgres-test-env.sh), for tests that stop
@@ -62,25 +83,36 @@ final class PrivatePostgresCluster {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Runs a program and waits for it with `posix_spawn` and `waitpid`, not Foundation's `Process`:
+    /// under `swift test` on Linux, `Process.waitUntilExit` missed the exit of the shell that
+    /// starts the cluster (the shell stayed a zombie, never reaped, and the suite hung there; seen
+    /// with gdb). Output goes to a file, not a pipe: the server pg_ctl starts outlives the call.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        // A file, not a pipe: the server pg_ctl starts may keep inherited descriptors open.
         let outputPath = NSTemporaryDirectory() + "pg-run-\(UUID().uuidString).txt"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try output.close()
-        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-        guard process.terminationStatus == 0 else {
-            throw ScoreStoreError.database(path: executable, detail: "\(arguments) exited with \(process.terminationStatus)")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw ScoreStoreError.database(path: executable, detail: "cannot start: \(String(cString: strerror(spawned)))")
         }
-        return String(decoding: data, as: UTF8.self)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw ScoreStoreError.database(path: executable, detail: "waitpid: \(errno)") }
+        }
+        let output = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+        // WIFEXITED / WEXITSTATUS by hand (C macros).
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw ScoreStoreError.database(path: executable, detail: "\(arguments) ended with status \(status): \(output)")
+        }
+        return output
     }
 }
