@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // Song covers scaled to thumbnails for the remote's list (JPEG and PNG in, JPEG out).
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
+        // MIDI/KAR songs' backing, synthesised with a General MIDI soundfont (timgm6mb-soundfont).
+        .systemLibrary(name: "CFluidSynth", pkgConfig: "fluidsynth", providers: [.apt(["libfluidsynth-dev"])]),
 
         // Pure Swift: no C library below this line until AudioFiles.
         .target(name: "SongModel"),
@@ -39,7 +41,7 @@ let package = Package(
         .target(name: "Scoring", dependencies: ["SongModel", "LyricTimeline"]),
 
         // Signal processing and I/O over C libraries.
-        .target(name: "AudioFiles", dependencies: ["CSndfile"]),
+        .target(name: "AudioFiles", dependencies: ["CSndfile", "CFluidSynth"]),
         .target(name: "PitchDetection", dependencies: ["CFFTW", "SongModel"]),
         .target(name: "AudioEngine", dependencies: ["CPulse", "CRubberBand", "AudioFiles", "SongModel"]),
         .target(name: "ScoreStore", dependencies: [
@@ -69,6 +71,9 @@ let package = Package(
 
         // Helpers more than one test target needs (seeded random, polling, running the CLI).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Vocal reduction's removal (dB) and cost (share of a core); docs/audio-engine.md.
+        .executableTarget(name: "vocal-reduction-bench", dependencies: ["AudioEngine", "AudioFiles", "TestSupport"],
+                          path: "Benchmarks/vocal-reduction"),
         .testTarget(name: "SongFormatsTests", dependencies: ["SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "AudioFiles", "SongModel", "TestSupport"]),

@@ -35,6 +35,9 @@ struct ScoreCommand: AsyncParsableCommand {
     @Option(name: .customLong("mic-delay"), help: "Microphone delay in milliseconds.") var micDelay = ScoringConfiguration.defaultMicDelay * 1000
     @Option(help: "Backing the recording's bleed is suppressed against (default: the song's own backing track).") var backing: String?
     @Flag(name: .customLong("no-backing"), help: "Analyse the microphone alone (no bleed suppression).") var noBacking = false
+    @Flag(name: .customLong("vocal-reduction"),
+          help: "The room played the backing vocal-reduced (centre cancelled): the bleed reference is rendered so too.")
+    var vocalReduction = false
     @Flag(help: "Print the result as JSON.") var json = false
     @Option(help: "Singer name for --save.") var singer: String?
     @Flag(help: "Save the result in the score database.") var save = false
@@ -66,7 +69,7 @@ struct ScoreCommand: AsyncParsableCommand {
                 options: OfflineScoringOptions(
                     part: part - 1, configuration: configuration, derivedNotesPath: derivedNotes, vocalsPath: located.vocalsPath,
                     backing: .choose(disabled: noBacking, file: backing, songBacking: located.backingTrackPath,
-                                     keySemitones: Int(key)!, tempo: tempo)))
+                                     keySemitones: Int(key)!, tempo: tempo, vocalReduction: vocalReduction)))
         } catch {
             FileHandle.standardError.write("karaoke score: \(error)\n".data(using: .utf8)!)
             throw ExitCode.failure

@@ -7,6 +7,7 @@ import { LyricsView } from './lyrics.js';
 import { SINGER_COLOURS } from './notes.js';
 import { ScoreScreen } from './scorescreen.js';
 import { BackgroundVideo } from './background-video.js';
+import { BackgroundImage } from './background-image.js';
 import { CDGView } from './cdg-view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -163,6 +164,7 @@ function frame() {
 
 // The picture lags like the lyrics do (the offset setting).
 window.backgroundVideo = new BackgroundVideo(connection, { offset: -offset }).start();
+window.backgroundImage = new BackgroundImage(connection).start();
 window.cdgView = new CDGView(connection, { offset: -offset }).start();
 connection.connect();
 requestAnimationFrame(frame);

@@ -135,6 +135,8 @@ function showState() {
   $('difficulty').value = state.difficulty;
   if (state.pauseBetweenSongs != null) $('pause-between').value = String(state.pauseBetweenSongs);
   if (state.displayScale != null) $('display-scale').value = String(state.displayScale);
+  if (state.vocalReduction != null) $('vocal-reduction').value = state.vocalReduction ? 'on' : 'off';
+  $('vocal-reduction-note').hidden = !(state.vocalReduction && state.songId && state.vocalReductionActive === false);
   intermissionEnds = state.intermission ? performance.now() / 1000 + state.intermission.endsIn : null;
   showIntermission();
   if (state.singerName) $('artist').textContent = `${connection.song?.artist || ''} · ${state.singerName} sings`;
@@ -304,6 +306,7 @@ $('tempo-reset').addEventListener('click', () => act('tempo', { ratio: 1 }));
 $('difficulty').addEventListener('change', () => act('difficulty', { level: $('difficulty').value }));
 $('pause-between').addEventListener('change', () => act('pauseBetweenSongs', { seconds: Number($('pause-between').value) }));
 $('display-scale').addEventListener('change', () => act('displayScale', { percent: Number($('display-scale').value) }));
+$('vocal-reduction').addEventListener('change', () => act('vocalReduction', { on: $('vocal-reduction').value === 'on' }));
 
 // The room's wait before the next queued song: counted down here; ▶ starts it at once (host).
 function showIntermission() {

@@ -4,6 +4,7 @@ import { LyricsView } from './lyrics.js';
 import { NoteLane, SINGER_COLOURS } from './notes.js';
 import { ScoreScreen } from './scorescreen.js';
 import { BackgroundVideo } from './background-video.js';
+import { BackgroundImage } from './background-image.js';
 import { CDGView } from './cdg-view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -143,6 +144,7 @@ function frame() {
 }
 
 window.backgroundVideo = new BackgroundVideo(connection).start();
+window.backgroundImage = new BackgroundImage(connection).start();
 window.cdgView = new CDGView(connection, { parent: document.querySelector('.stage') }).start();
 connection.connect();
 requestAnimationFrame(frame);

@@ -77,11 +77,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// says so (it is asked while resampling).
     public func prepareTrack(backingTrack path: String?, duration: Double,
                              isCancelled: () -> Bool = { false }) throws -> TrackSource {
-        if let path {
-            return try TrackSource.load(path: path, sampleRate: sampleRate, minimumDuration: duration, isCancelled: isCancelled)
-        }
-        guard duration > 0 else { throw PlaybackError(path: nil, message: "a song without backing track needs a duration > 0") }
-        return TrackSource.silence(duration: duration, sampleRate: sampleRate)
+        try TrackSource.prepare(backingTrack: path, duration: duration, sampleRate: sampleRate, isCancelled: isCancelled).track
     }
 
     /// Swaps in an already decoded track (e.g. a generated test signal), stopped at 0. Cheap:
@@ -120,6 +116,10 @@ public final class PlaybackEngine: @unchecked Sendable {
     }
     /// A–B loop in media seconds; `nil` turns it off.
     public func setLoop(_ range: ClosedRange<Double>?) { transport.setLoop(range) }
+    /// Centre-channel cancellation (`VocalReducer`) of the track before key and tempo change;
+    /// while playing, the switch is a ≈ 11 ms dip like a key change.
+    public func setVocalReduction(_ on: Bool) { transport.vocalReduction.store(on, ordering: .releasing) }
+    public var vocalReduction: Bool { transport.vocalReduction.load(ordering: .acquiring) }
 
     /// The media time being heard now (seconds).
     public var position: Double {

@@ -11,6 +11,11 @@
 /// gap). Changing Rubber Band's ratios on the running instance would avoid the dip, but moves
 /// its latency by an amount it does not report (measured 2–36 ms, depending on the change),
 /// and the position must stay exact: it is the clock the lyrics and scoring run on.
+///
+/// Vocal reduction (`VocalReducer`) works on the track's samples as the stretcher pulls them,
+/// before Rubber Band, so key and tempo change act on the reduced mix and the tap — the bleed
+/// reference — holds what the speakers really play. Switching it is a settings change like key
+/// and tempo (the stretcher holds samples of the old mode): fade, re-prime, fade in.
 final class PlaybackRenderer {
     static let fadeFrames = 256
     static let chunkFrames = 1024
@@ -44,6 +49,8 @@ final class PlaybackRenderer {
     /// Key and tempo the stretcher was primed with (set only when it is primed).
     private var appliedKey = 0
     private var appliedTempo = 1.0
+    private var appliedVocalReduction = false
+    private var reducer: VocalReducer
     private var appliedSeek = 0
     private var appliedLoopSequence = -1
     private var loopRange: ClosedRange<Double>?
@@ -56,6 +63,7 @@ final class PlaybackRenderer {
         self.clock = clock
         self.transport = transport
         stretcher = KeyTempoStretcher(sampleRate: sampleRate)
+        reducer = VocalReducer(sampleRate: sampleRate)
         tap = RenderedOutputTap(sampleRate: sampleRate)
         left = .allocate(capacity: Self.chunkFrames)
         right = .allocate(capacity: Self.chunkFrames)
@@ -111,6 +119,14 @@ final class PlaybackRenderer {
     /// The listener asked for another key or tempo than the stretcher was primed with.
     private var settingsChanged: Bool {
         transport.key.load(ordering: .acquiring) != appliedKey || transport.tempo != appliedTempo
+            || transport.vocalReduction.load(ordering: .acquiring) != appliedVocalReduction
+    }
+
+    /// The stretcher's input: `count` track frames from `readFrame` on, vocal-reduced if asked.
+    private func pull(_ track: TrackSource, left l: UnsafeMutablePointer<Float>, right r: UnsafeMutablePointer<Float>, count n: Int) {
+        track.copy(from: readFrame, count: n, left: l, right: r)
+        readFrame += n
+        if appliedVocalReduction { reducer.process(left: l, right: r, count: n) }
     }
 
     // MARK: rendering
@@ -138,8 +154,7 @@ final class PlaybackRenderer {
             }
             if fadeRemaining > 0 { chunk = min(chunk, fadeRemaining) }
             stretcher.render(count: chunk, left: left, right: right) { l, r, n in
-                track.copy(from: readFrame, count: n, left: l, right: r)
-                readFrame += n
+                pull(track, left: l, right: r, count: n)
             }
             let dst = out + done * 2
             if fadeRemaining > 0 {
@@ -163,7 +178,7 @@ final class PlaybackRenderer {
                 }
             }
         }
-        tap.write(interleaved: out, frames: frames, at: outputFrame)
+        tap.write(interleaved: out, frames: frames, at: outputFrame, centreCancelled: appliedVocalReduction)
         outputFrame += Int64(frames)
     }
 
@@ -225,9 +240,9 @@ final class PlaybackRenderer {
         applySettings()
         guard let track else { return }
         readFrame = Int((t * sampleRate).rounded()) - stretcher.startPad
+        reducer.reset()
         stretcher.reposition { l, r, n in
-            track.copy(from: readFrame, count: n, left: l, right: r)
-            readFrame += n
+            pull(track, left: l, right: r, count: n)
         }
     }
 
@@ -242,6 +257,7 @@ final class PlaybackRenderer {
             appliedTempo = tempo
             stretcher.setTempo(tempo)
         }
+        appliedVocalReduction = transport.vocalReduction.load(ordering: .acquiring)
     }
 
     // MARK: requests

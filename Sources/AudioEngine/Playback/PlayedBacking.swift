@@ -1,12 +1,14 @@
 /// The backing track as the room plays it, rendered offline: the same `PlaybackRenderer` the
 /// engine's write callback runs (Rubber Band key and tempo change, the fade-in at play), from
-/// media time 0 to the track's end, mono-mixed like `RenderedOutputTap`.
+/// media time 0 to the track's end (vocal-reduced when the room reduced it), mono-mixed like
+/// `RenderedOutputTap`.
 /// `karaoke score` uses it as the bleed suppressor's reference for a recording made in the room.
 public enum PlayedBacking {
     /// Mono samples at the track's rate: output frame `i` is what the speakers were fed `i`
     /// frames after pressing play at 0 with this key and tempo.
-    public static func render(_ track: TrackSource, keySemitones: Int = 0, tempo: Double = 1) -> [Float] {
+    public static func render(_ track: TrackSource, keySemitones: Int = 0, tempo: Double = 1, vocalReduction: Bool = false) -> [Float] {
         let transport = Transport()
+        transport.vocalReduction.store(vocalReduction, ordering: .releasing)
         transport.key.store(min(max(keySemitones, PlaybackEngine.keyRange.lowerBound), PlaybackEngine.keyRange.upperBound), ordering: .releasing)
         transport.tempo = min(max(tempo, PlaybackEngine.tempoRange.lowerBound), PlaybackEngine.tempoRange.upperBound)
         let renderer = PlaybackRenderer(sampleRate: track.sampleRate, clock: PlaybackClock(), transport: transport)
@@ -22,7 +24,9 @@ public enum PlayedBacking {
         defer { interleaved.deallocate() }
         while out.count < limit {
             renderer.render(into: interleaved, frames: block)
-            for i in 0..<block { out.append(0.5 * (interleaved[2 * i] + interleaved[2 * i + 1])) }
+            for i in 0..<block {
+                out.append(RenderedOutputTap.referenceSample(left: interleaved[2 * i], right: interleaved[2 * i + 1], centreCancelled: vocalReduction))
+            }
             if transport.requestedState == .stopped { break }
         }
         return out

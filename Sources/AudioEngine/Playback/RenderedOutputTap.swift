@@ -1,7 +1,7 @@
 import Synchronization
 
-/// What the speakers were fed, by output frame: the mono mix ((L + R) / 2) of every frame the
-/// renderer wrote, after key and tempo change, fades, pauses and seeks — exactly what played.
+/// What the speakers were fed, by output frame: the mono mix ((L + R) / 2; the left channel
+/// while vocal reduction cancels the centre, see `referenceSample`) of every frame the renderer wrote, after key and tempo change, fades, pauses and seeks — exactly what played.
 /// The bleed suppressor's reference (docs/pitch.md, "Live use with bleed suppression").
 ///
 /// One writer (the render callback: no lock, no allocation — a copy into preallocated storage
@@ -39,11 +39,22 @@ public final class RenderedOutputTap: @unchecked Sendable {
 
     // MARK: writer (render callback)
 
+    /// One mono reference sample from a stereo output frame: the mix (L + R) / 2 — except when
+    /// the centre was cancelled (vocal reduction: L = side + bass, R = −side + bass), where the
+    /// mix would hold only the bass while the speakers play the side too, and the left channel
+    /// (side + bass) is taken: every instrument the room hears, at its level.
+    @inline(__always)
+    static func referenceSample(left: Float, right: Float, centreCancelled: Bool) -> Float {
+        centreCancelled ? left : 0.5 * (left + right)
+    }
+
     /// Records `frames` interleaved stereo frames starting at output frame `frame`. Frames must
     /// follow on from the previous call (the renderer's output frame count never goes back).
-    func write(interleaved: UnsafePointer<Float>, frames: Int, at frame: Int64) {
+    /// `centreCancelled`: the frames are vocal-reduced (see `referenceSample`).
+    func write(interleaved: UnsafePointer<Float>, frames: Int, at frame: Int64, centreCancelled: Bool = false) {
         for i in 0..<frames {
-            storage[Int(truncatingIfNeeded: frame + Int64(i)) & mask] = 0.5 * (interleaved[2 * i] + interleaved[2 * i + 1])
+            storage[Int(truncatingIfNeeded: frame + Int64(i)) & mask] =
+                Self.referenceSample(left: interleaved[2 * i], right: interleaved[2 * i + 1], centreCancelled: centreCancelled)
         }
         end.store(frame + Int64(frames), ordering: .releasing)
     }

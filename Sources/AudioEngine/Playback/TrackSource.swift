@@ -16,12 +16,24 @@ public final class TrackSource: @unchecked Sendable {
 
     public var duration: Double { Double(frames) / sampleRate }
 
-    /// Decodes `path` (anything libsndfile reads) and resamples it to `sampleRate`.
+    /// Decodes `path` (anything libsndfile reads, or a MIDI file: synthesised, see
+    /// `MIDISynthesizer`) and resamples it to `sampleRate`. A MIDI file with no soundfont
+    /// installed throws `MIDISynthesizer.RenderError.noSoundFont`.
     /// `isCancelled` is asked between the steps and during resampling; when it says yes the
     /// load gives up with `PlaybackError.cancelled` (a newer song load superseded this one).
     public static func load(path: String, sampleRate: Double, minimumDuration: Double = 0,
+                            soundFont: String? = SoundFontLocator.find(),
                             isCancelled: () -> Bool = { false }) throws -> TrackSource {
-        let decoded = try AudioFile.read(path: path)
+        let decoded: AudioBuffer
+        if MIDISynthesizer.isMIDI(path: path) {
+            // A MIDI/KAR song's music, synthesised at the output rate (cached for replays).
+            do { decoded = try MIDIRenderCache.shared.audio(path: path, sampleRate: sampleRate, soundFont: soundFont, isCancelled: isCancelled) } catch {
+                if case .cancelled = error { throw PlaybackError.cancelled(path: path) }
+                throw error
+            }
+        } else {
+            decoded = try AudioFile.read(path: path)
+        }
         guard decoded.frames > 0 else { throw PlaybackError(path: path, message: "contains no audio frames") }
         guard let buffer = Resampler.resample(decoded, to: sampleRate, isCancelled: isCancelled) else {
             throw PlaybackError.cancelled(path: path)
@@ -54,6 +66,25 @@ public final class TrackSource: @unchecked Sendable {
         self.right = .allocate(capacity: max(1, right.count))
         left.withUnsafeBufferPointer { self.left.initialize(from: $0.baseAddress!, count: $0.count) }
         right.withUnsafeBufferPointer { self.right.initialize(from: $0.baseAddress!, count: $0.count) }
+    }
+
+    /// A song's backing at `sampleRate`: `path` decoded (or synthesised, for MIDI), or silence
+    /// of `duration` seconds when there is none. A MIDI song with no soundfont installed plays
+    /// in silence too (its lyrics still show and score), with a warning saying why.
+    public static func prepare(backingTrack path: String?, duration: Double, sampleRate: Double,
+                               soundFont: String? = SoundFontLocator.find(),
+                               isCancelled: () -> Bool = { false }) throws -> (track: TrackSource, warnings: [String]) {
+        if let path {
+            do {
+                return (try load(path: path, sampleRate: sampleRate, minimumDuration: duration, soundFont: soundFont,
+                                 isCancelled: isCancelled), [])
+            } catch MIDISynthesizer.RenderError.noSoundFont {
+                let warning = "\(path): plays without music: \(SoundFontLocator.missingAdvice)"
+                return (silence(duration: max(duration, 1), sampleRate: sampleRate), [warning])
+            }
+        }
+        guard duration > 0 else { throw PlaybackError(path: nil, message: "a song without backing track needs a duration > 0") }
+        return (silence(duration: duration, sampleRate: sampleRate), [])
     }
 
     /// A silent track of `duration` seconds.

@@ -19,6 +19,8 @@ final class Transport: @unchecked Sendable {
     let appliedSeekGeneration = Atomic<Int>(0)
     let key = Atomic<Int>(0)
     let tempoBits = Atomic<UInt64>(1.0.bitPattern)
+    /// Centre-channel cancellation of the track before Rubber Band (`VocalReducer`).
+    let vocalReduction = Atomic<Bool>(false)
     // A–B loop under a sequence lock (two doubles must change together).
     let loopSequence = Atomic<Int>(0)
     let loopStartBits = Atomic<UInt64>(0)

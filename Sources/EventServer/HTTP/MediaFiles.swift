@@ -55,6 +55,7 @@ public final class MediaFiles: Sendable {
         "mp4": "video/mp4", "m4v": "video/mp4", "webm": "video/webm", "ogv": "video/ogg", "mkv": "video/x-matroska",
         "avi": "video/x-msvideo", "mov": "video/quicktime", "mpg": "video/mpeg", "mpeg": "video/mpeg",
         "cdg": "application/octet-stream",
+        "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp",
     ]
 
     static func mimeType(for path: String) -> String {

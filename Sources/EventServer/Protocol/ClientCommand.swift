@@ -41,6 +41,8 @@ public enum ClientCommand: Sendable, Equatable {
     case pauseBetweenSongs(seconds: Double)
     /// Large print on every TV display: lyric and score text at `percent` (50–250) of normal (host).
     case displayScale(percent: Double)
+    /// Vocal reduction of full-mix backing tracks (centre-channel cancellation, bass kept) (host).
+    case vocalReduction(on: Bool)
 
     public var type: String {
         switch self {
@@ -70,6 +72,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .results: "results"
         case .pauseBetweenSongs: "pauseBetweenSongs"
         case .displayScale: "displayScale"
+        case .vocalReduction: "vocalReduction"
         }
     }
 
@@ -195,6 +198,7 @@ public struct CommandEnvelope: Sendable, Equatable {
             case "results": command = .results
             case "pauseBetweenSongs": command = .pauseBetweenSongs(seconds: try args.number("seconds", in: 0...120))
             case "displayScale": command = .displayScale(percent: try args.number("percent", in: 50...250))
+            case "vocalReduction": command = .vocalReduction(on: try args.bool("on"))
             default: return .failure(.unknownCommand(type))
             }
             return .success(CommandEnvelope(id: id, command: command))

@@ -12,6 +12,9 @@ public struct SongPayload: Codable, Sendable, Equatable {
     public var video: BackgroundVideoPayload? = nil
     /// URL of the song's MP3+G graphics (`/media/<token>.cdg`), drawn instead of lyrics.
     public var cdg: String? = nil
+    /// URL of the song's background picture (`/media/<token>.jpg`), shown behind the lyrics;
+    /// only sent when the song has no video.
+    public var background: String? = nil
 
     public init(id: String, title: String, artist: String, duration: Double, parts: [PartPayload], hasNotes: Bool) {
         self.id = id

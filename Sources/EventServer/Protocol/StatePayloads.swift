@@ -136,6 +136,11 @@ public struct StatePayload: Codable, Sendable, Equatable {
     /// Large print on the TV displays, percent of normal (host setting; a display's own
     /// `#scale=` fragment wins on that display).
     public var displayScale: Double?
+    /// Vocal reduction is switched on (host setting, kept while the room runs).
+    public var vocalReduction: Bool?
+    /// …and applies to the song loaded now: its backing is a full mix. False for a song with an
+    /// instrumental stem (`#INSTRUMENTAL`, `backing.*`) or a MIDI backing, which play as they are.
+    public var vocalReductionActive: Bool?
     /// While the room waits before starting the next queued song (already loaded).
     public var intermission: IntermissionPayload?
     /// While the library is first being read (a first start): songs read so far; nil after.

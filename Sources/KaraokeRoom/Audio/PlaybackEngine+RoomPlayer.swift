@@ -7,7 +7,9 @@ import AudioEngine
 extension PlaybackEngine: RoomPlayer {
     public func prepare(backingTrack path: String?, duration: Double,
                         isCancelled: @escaping @Sendable () -> Bool) throws -> PreparedTrack {
-        let source = try prepareTrack(backingTrack: path, duration: duration, isCancelled: isCancelled)
-        return PreparedTrack(duration: source.duration) { [self] in load(track: source) }
+        // A MIDI song without a soundfont comes back silent, with a warning for the host.
+        let (source, warnings) = try TrackSource.prepare(backingTrack: path, duration: duration, sampleRate: sampleRate,
+                                                         isCancelled: isCancelled)
+        return PreparedTrack(duration: source.duration, warnings: warnings) { [self] in load(track: source) }
     }
 }

@@ -50,6 +50,7 @@ public struct DirectorySongCatalog: SongCatalog {
                                         error: usable ? nil : entry.error.map { "\($0)" } ?? "no lyric file",
                                         backingTrackPath: entry.backingTrackPath, duration: entry.duration, warnings: entry.warnings)
         catalogEntry.videoPath = entry.videoPath
+        catalogEntry.backgroundPath = entry.backgroundPath
         if entry.song?.source.format == .cdg { catalogEntry.cdgPath = entry.lyricsPath }
         return catalogEntry
     }

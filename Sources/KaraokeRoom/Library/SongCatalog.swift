@@ -14,6 +14,8 @@ public struct CatalogEntry: Sendable {
     public var videoPath: String?
     /// MP3+G graphics (the `.cdg` file) the views draw instead of lyrics.
     public var cdgPath: String?
+    /// Background picture (absolute path) shown behind the lyrics when there is no video.
+    public var backgroundPath: String?
 
     public init(id: String, song: Song?, error: String?, backingTrackPath: String?, duration: Double? = nil,
                 warnings: [String] = []) {

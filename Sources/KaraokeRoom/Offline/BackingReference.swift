@@ -1,4 +1,5 @@
 import AudioEngine
+import AudioFiles
 import Foundation
 
 /// Which backing `karaoke score` takes as the bleed suppressor's reference: the song's own
@@ -25,6 +26,8 @@ public struct BackingReference: Sendable, Equatable, Encodable {
     /// Key and tempo the reference is rendered with (the recording's).
     public var keySemitones: Int
     public var tempo: Double
+    /// The room cancelled the centre (vocal reduction): the reference is rendered so too.
+    public var vocalReduction = false
 
     /// How far the reference is taken ahead of the recording's own timeline.
     public static let leadSeconds = 0.05
@@ -32,20 +35,31 @@ public struct BackingReference: Sendable, Equatable, Encodable {
     public static let none = BackingReference(origin: .none, path: nil, keySemitones: 0, tempo: 1)
 
     /// `--no-backing` wins, then `--backing FILE`, then the song's own backing track, else none.
-    public static func choose(disabled: Bool, file: String?, songBacking: String?, keySemitones: Int, tempo: Double) -> BackingReference {
+    public static func choose(disabled: Bool, file: String?, songBacking: String?, keySemitones: Int, tempo: Double,
+                              vocalReduction: Bool = false) -> BackingReference {
         if disabled { return .none }
-        if let file { return BackingReference(origin: .file, path: file, keySemitones: keySemitones, tempo: tempo) }
-        if let songBacking { return BackingReference(origin: .song, path: songBacking, keySemitones: keySemitones, tempo: tempo) }
-        return .none
+        var chosen: BackingReference
+        if let file {
+            chosen = BackingReference(origin: .file, path: file, keySemitones: keySemitones, tempo: tempo)
+        } else if let songBacking {
+            chosen = BackingReference(origin: .song, path: songBacking, keySemitones: keySemitones, tempo: tempo)
+        } else {
+            return .none
+        }
+        chosen.vocalReduction = vocalReduction
+        return chosen
     }
 
     /// The mono reference at `sampleRate` (nil for `.none`).
     func render(sampleRate: Double) throws(OfflineScoringError) -> [Float]? {
         guard let path else { return nil }
         let track: TrackSource
-        do { track = try TrackSource.load(path: path, sampleRate: sampleRate) } catch {
+        do { track = try TrackSource.load(path: path, sampleRate: sampleRate) } catch MIDISynthesizer.RenderError.noSoundFont {
+            // A MIDI song without a soundfont plays silent in the room: there is no bleed to remove.
+            return nil
+        } catch {
             throw .backing(path: path, message: "\(error)")
         }
-        return Array(PlayedBacking.render(track, keySemitones: keySemitones, tempo: tempo).dropFirst(Int(Self.leadSeconds * sampleRate)))
+        return Array(PlayedBacking.render(track, keySemitones: keySemitones, tempo: tempo, vocalReduction: vocalReduction).dropFirst(Int(Self.leadSeconds * sampleRate)))
     }
 }

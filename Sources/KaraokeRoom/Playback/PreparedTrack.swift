@@ -4,10 +4,14 @@
 public struct PreparedTrack: Sendable {
     /// Playable length in seconds.
     public let duration: Double
+    /// What the room should tell the host about this audio (a MIDI song played without music
+    /// because no soundfont is installed …).
+    public let warnings: [String]
     private let swapIn: @Sendable () -> Void
 
-    public init(duration: Double, install: @escaping @Sendable () -> Void) {
+    public init(duration: Double, warnings: [String] = [], install: @escaping @Sendable () -> Void) {
         self.duration = duration
+        self.warnings = warnings
         swapIn = install
     }
 

@@ -19,6 +19,8 @@ public protocol RoomPlayer: AnyObject, Sendable {
     func setTempo(_ ratio: Double)
     /// Loop between two media times; nil plays through.
     func setLoop(_ range: ClosedRange<Double>?)
+    /// Centre-channel cancellation of the track (the room asks only for full-mix backings).
+    func setVocalReduction(_ on: Bool)
     /// Media seconds being heard now.
     var position: Double { get }
     /// False when paused, stopped, or at the end of the song.
@@ -30,6 +32,9 @@ public protocol RoomPlayer: AnyObject, Sendable {
 }
 
 extension RoomPlayer {
+    /// Players without audio (`--no-audio`, test doubles) have nothing to reduce.
+    public func setVocalReduction(_ on: Bool) {}
+
     /// Prepares and installs a song's audio on the caller's thread, stopped at 0 (tools, tests;
     /// the room prepares on its loader thread instead, see `TrackLoader`).
     public func load(backingTrack path: String?, duration: Double) throws {

@@ -30,6 +30,9 @@ extension Room {
             if let ends = intermissionEnds { intermissionEnds = min(ends, MonotonicClock.now() + seconds) }
         case .displayScale(let percent):
             displayScale = percent.rounded()
+        case .vocalReduction(let on):
+            settings.vocalReduction = on
+            applyVocalReduction()
         case .play:
             try requireNoCalibration()
             if current == nil {

@@ -18,6 +18,7 @@ extension Room {
             transport?.publishMedia(path: path).map { BackgroundVideoPayload(url: $0, gap: song.metadata.videoGapSeconds ?? 0) }
         }
         payload.cdg = entry.cdgPath.flatMap { transport?.publishMedia(path: $0) }
+        if payload.video == nil { payload.background = entry.backgroundPath.flatMap { transport?.publishMedia(path: $0) } }
         if loading == nil, current != nil {
             if recordHistory, let previous = current?.entry.id { history.append(previous) }
             player.stop()
@@ -59,6 +60,11 @@ extension Room {
             player.setLoop(nil)
             player.setKey(semitones: settings.key)
             player.setTempo(settings.tempo)
+            applyVocalReduction()
+            for warning in track.warnings {
+                logger.warning("\(warning)")
+                transport?.broadcast(.error(ErrorPayload(code: "backingWarning", message: warning, command: nil, id: nil)))
+            }
             logger.info("loaded \(pending.songId)")
             liveSession?.roomLoaded(current.entry, settings: settings)
             if pending.playWhenLoaded { startPlaying() }

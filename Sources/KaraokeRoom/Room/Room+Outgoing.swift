@@ -21,6 +21,8 @@ extension Room {
         state.libraryIndexing = libraryIndexing
         state.pauseBetweenSongs = pauseBetweenSongs
         state.displayScale = displayScale
+        state.vocalReduction = settings.vocalReduction
+        state.vocalReductionActive = vocalReductionApplies
         state.intermission = intermissionPayload()
         state.singerName = currentSinger
         return state

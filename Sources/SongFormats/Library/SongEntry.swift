@@ -16,6 +16,9 @@ public struct SongEntry: Sendable, Equatable, Identifiable {
     public var coverPath: String?
     /// Background video played muted behind the lyrics (`#VIDEO`, `video.*`).
     public var videoPath: String?
+    /// Background picture shown behind the lyrics when there is no video (`#BACKGROUND`,
+    /// `background.*`, `… [BG].jpg`).
+    public var backgroundPath: String?
     /// Length of the backing track from its header, when the format is known (OGG, FLAC, WAV).
     public var duration: Double?
     /// Problems that do not stop the song (a backing track cut short, an unreadable cover).

@@ -139,6 +139,8 @@ public struct SongLibrary: Sendable {
             entry.backingTrackPath = audio ?? mp3
                 ?? Self.conventional(files, in: folder, prefixes: ["backing", "instrumental", "playback"])
                 ?? Self.anyAudio(files, in: folder, excluding: ["vocals", "voice", "guide"])
+                // A MIDI/KAR song without a recording plays its own music, synthesised at load.
+                ?? (entry.song!.source.format == .midi ? lyricsPath : nil)
             let vocals = try local(manifest?.vocals, from: manifestPath, in: folder)
             let vocalsTag = try local(m.vocalsFile, from: lyricsPath, in: folder)
             entry.vocalsPath = vocals ?? vocalsTag ?? Self.conventional(files, in: folder, prefixes: ["vocals", "voice", "guide"])
@@ -146,8 +148,11 @@ public struct SongLibrary: Sendable {
             let coverTag = try local(m.coverFile, from: lyricsPath, in: folder)
             entry.coverPath = cover ?? coverTag
                 ?? Self.conventional(files, in: folder, prefixes: ["cover", "folder"], extensions: Self.imageExtensions)
-                ?? (group == nil ? nil : files.first { Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-                    .map { (folder as NSString).appendingPathComponent($0) })
+                ?? (group == nil ? nil : files.first {
+                    // `… [BG].jpg` is the background picture, not the cover.
+                    Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased())
+                        && !($0 as NSString).deletingPathExtension.uppercased().hasSuffix("[BG]")
+                }.map { (folder as NSString).appendingPathComponent($0) })
             // Only regular files are ever opened (a FIFO named backing.ogg would hang whoever opens it).
             for path in [entry.backingTrackPath, entry.vocalsPath].compactMap({ $0 }) {
                 if let kind = SafeFile.irregularKind(path: path) {
@@ -164,6 +169,8 @@ public struct SongLibrary: Sendable {
         }
         entry.videoPath = backgroundVideo(named: m.videoFile, lyricsPath: lyricsPath, files: files, folder: folder,
                                           oneSong: group == nil, warnings: &entry.warnings)
+        entry.backgroundPath = backgroundImage(named: m.backgroundFile, lyricsPath: lyricsPath, files: files, folder: folder,
+                                               oneSong: group == nil, warnings: &entry.warnings)
         if let backing = entry.backingTrackPath {
             entry.duration = AudioDurationProbe.seconds(path: backing)
             entry.warnings += Self.lengthWarnings(backing: backing, duration: entry.duration, song: entry.song!)
@@ -196,6 +203,38 @@ public struct SongLibrary: Sendable {
         }
         if let video = path, let kind = SafeFile.irregularKind(path: video) {
             warnings.append("\(video): is \(kind), not a video; no background video")
+            return nil
+        }
+        return path
+    }
+
+    /// The song's background picture: the file `#BACKGROUND` names, else `background.*` in a
+    /// one-song folder, else `… [BG].jpg` (UltraStar's naming) in either. Like the video, a
+    /// missing or unusable picture is a warning, never an error.
+    private func backgroundImage(named name: String?, lyricsPath: String, files: [String], folder: String, oneSong: Bool,
+                                 warnings: inout [String]) -> String? {
+        var path: String?
+        do {
+            path = try local(name, from: lyricsPath, in: folder)
+        } catch {
+            warnings.append("\(error); no background picture")
+        }
+        if path == nil, let name, !name.isEmpty, !name.contains("://") {
+            warnings.append("\(lyricsPath): #BACKGROUND '\(name)' is not in the folder; no background picture")
+        }
+        if let named = path, !Self.imageExtensions.contains((named as NSString).pathExtension.lowercased()) {
+            warnings.append("\(lyricsPath): #BACKGROUND '\(name ?? "")' is not a picture (\(Self.imageExtensions.joined(separator: ", "))); no background picture")
+            path = nil
+        }
+        if path == nil {
+            path = (oneSong ? Self.conventional(files, in: folder, prefixes: ["background"], extensions: Self.imageExtensions) : nil)
+                ?? files.first { name in
+                    Self.imageExtensions.contains((name as NSString).pathExtension.lowercased())
+                        && (name as NSString).deletingPathExtension.uppercased().hasSuffix("[BG]")
+                }.map { (folder as NSString).appendingPathComponent($0) }
+        }
+        if let picture = path, let kind = SafeFile.irregularKind(path: picture) {
+            warnings.append("\(picture): is \(kind), not a picture; no background picture")
             return nil
         }
         return path
