@@ -108,10 +108,19 @@ async function start() {
     mic.stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
     });
-    try { mic.context = new AudioContext({ sampleRate: RATE, latencyHint: 'playback' }); }
-    catch { mic.context = new AudioContext({ latencyHint: 'playback' }); }
+    // A 24 kHz context lets the browser's own resampler do the work. Firefox makes one but will
+    // not connect a 48 kHz microphone to it; then (or where 24 kHz is refused) the context runs
+    // at the device's rate and the worklet resamples.
+    let source = null;
+    try {
+      mic.context = new AudioContext({ sampleRate: RATE, latencyHint: 'playback' });
+      source = mic.context.createMediaStreamSource(mic.stream);
+    } catch {
+      mic.context?.close();
+      mic.context = new AudioContext({ latencyHint: 'playback' });
+      source = mic.context.createMediaStreamSource(mic.stream);
+    }
     await mic.context.audioWorklet.addModule('/js/phone-mic-worklet.js');
-    const source = mic.context.createMediaStreamSource(mic.stream);
     mic.node = new AudioWorkletNode(mic.context, 'phone-mic-capture', { numberOfOutputs: 1 });
     const silent = mic.context.createGain();
     silent.gain.value = 0;
