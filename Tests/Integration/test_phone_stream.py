@@ -16,14 +16,19 @@ import time
 import pytest
 
 from conftest import karaoke_binary, wait
-from test_phone_mic import Host, chromium, room_audio, room_server, sing_song, singing_song, start_phone  # noqa: F401
+from test_phone_mic import (Host, chromium, room_audio, room_server, sing_song, singing_song,  # noqa: F401
+                            start_phone, wait_for_state)
 
 # Patches WebSocket.send before the page's scripts run: binary frames starting "KM" (the phone
 # audio protocol, docs/phone-mics.md) are also copied into window.sentAudio.
 KEEP_SENT_AUDIO = """
 window.sentAudio = [];
+window.sentOffsets = [];
 const originalSend = WebSocket.prototype.send;
 WebSocket.prototype.send = function (data) {
+  if (typeof data === 'string' && data.includes('"phoneClockOffset"')) {
+    window.sentOffsets.push([performance.now() / 1000, JSON.parse(data).offset]);
+  }
   if (data instanceof ArrayBuffer && data.byteLength > 16) {
     const head = new Uint8Array(data, 0, 2);
     if (head[0] === 0x4b && head[1] === 0x4d) window.sentAudio.push(data.slice(0));
@@ -151,11 +156,11 @@ def test_a_silent_phones_stream_does_not_score_the_backing(room_audio, singing_s
     try:
         page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": KEEP_SENT_AUDIO})
         start_phone(page, server, "Bob")
-        context_rate = page.execute_script("return window.phoneMic.context.sampleRate")
+        capture = page.execute_script("return window.phoneMic.mode")
         host = Host(server)
         host.read_in_background()
-        time.sleep(1)
-        bob = next(s["singer"] for s in host.state()["singers"] if s.get("name") == "Bob")
+        seated = wait_for_state(host, lambda st: any(s.get("name") == "Bob" for s in st["singers"]), timeout=10)
+        bob = next(s["singer"] for s in seated["singers"] if s.get("name") == "Bob")
         # What the room really played, as PulseAudio itself records the phone's source (a long
         # buffer: nothing dropped). The room's playback is not the song file's waveform (the
         # key/tempo engine is in the path), so this, not the file, is the bleed reference offline.
@@ -166,6 +171,7 @@ def test_a_silent_phones_stream_does_not_score_the_backing(room_audio, singing_s
         recorder.wait()
         recorder = None
         blob = base64.b64decode(page.execute_script(READ_SENT_AUDIO))
+        offsets = page.execute_script("return window.sentOffsets")
         live = finals[bob]["score"]
         host.close()
     finally:
@@ -178,15 +184,21 @@ def test_a_silent_phones_stream_does_not_score_the_backing(room_audio, singing_s
         keep.mkdir(parents=True, exist_ok=True)
         (keep / "sent.bin").write_bytes(blob)
         shutil.copy(tmp_path / "played.raw", keep / "played.raw")
+        (keep / "offsets.json").write_text(json.dumps(offsets))
     rate = 24000
     first, stream, frames, jumps = frames_to_stream(blob)
     played = np.fromfile(tmp_path / "played.raw", dtype="<f4")
     song = singing_song / "sung"
     stereo, _ = sf.read(str(song / "backing.wav"), dtype="float32")
     backing = resample_poly(stereo.mean(axis=1), 1, 2).astype("float32")
-    song_start, quality = best_match(played, backing[rate:2 * rate], 0, 20 * rate)
-    assert quality > 0.9, f"the song's start is not in PulseAudio's recording (r {quality:.2f})"
-    song_start -= rate
+    print(f"\nsilent phone scored live {live:.0f}; capture {capture}; {frames} frames, index jumps {jumps[:40]}")
+    # The song's start in the recording (a second of it: a playback glitch may spoil one).
+    for second in (1, 5, 10, 20):
+        song_start, quality = best_match(played, backing[second * rate:(second + 1) * rate], 0, (second + 20) * rate)
+        if quality > 0.9:
+            song_start -= second * rate
+            break
+    assert quality > 0.9, f"the song is not in PulseAudio's recording (r {quality:.2f})"
     reference = tmp_path / "played.wav"
     sf.write(str(reference), played[song_start:], rate, subtype="FLOAT")
     place, quality = best_match(stream, played[song_start + 10 * rate:song_start + 11 * rate], 0, len(stream) - rate)
@@ -198,12 +210,16 @@ def test_a_silent_phones_stream_does_not_score_the_backing(room_audio, singing_s
         ("recorded", played[song_start:]), ("sent", stream[max(0, song_start + start_lag):]),
         ("relaid", relaid[song_start:]))}
     moved = sum(m for _, m in steps)
+    # The clock offsets the page sent while the song played: each one moves the phone's audio
+    # against the room's on the server.
+    offset_moves = np.abs(np.diff([o for _, o in offsets])) * 1000 if len(offsets) > 1 else np.zeros(0)
     load = os.getloadavg()[0]
-    print(f"\ncontext rate {context_rate} Hz; {frames} frames sent, index jumps {jumps}; stream matches "
+    print(f"\ncapture {capture}; {frames} frames sent, index jumps {jumps}; stream matches "
           f"PulseAudio's recording in {matched} of {windows} 0.1 s windows; it moved against it {len(steps)} times "
           f"({[round(m * 44100 / rate) for _, m in steps]} samples at 44.1 kHz; {moved / 24:+.1f} ms in all); silent phone "
           f"scored live {live:.0f}; offline against the recorded playback: the recording {scores['recorded']:.0f}, the "
-          f"stream as sent {scores['sent']:.0f}, the stream with its moves undone {scores['relaid']:.0f}; "
+          f"stream as sent {scores['sent']:.0f}, the stream with its moves undone {scores['relaid']:.0f}; the page sent "
+          f"{len(offsets)} clock offsets, moving by {np.round(np.sort(offset_moves)[::-1][:12], 1).tolist()} ms (largest first); "
           f"load average {load:.1f}")
     # The control: the room's playback, recorded by PulseAudio and suppressed against itself.
     assert scores["recorded"] <= 300
@@ -211,8 +227,11 @@ def test_a_silent_phones_stream_does_not_score_the_backing(room_audio, singing_s
     assert matched >= 0.5 * windows
     # ...and, with the audio Chromium's capture dropped put back as silence, not singing.
     assert scores["relaid"] <= 300
-    # The page's frames are contiguous on its context clock (a jump while starting aside).
-    assert all(at < rate for at, _ in jumps), jumps
+    # The page's index jumps only where the capture really did (those are filled with silence
+    # on the server): laid out by its index, the stream keeps in time with the room's playback.
+    # (With the context-clock index of the worklet, Chromium's dropped chunks moved it, see above.)
+    if capture == "track":
+        assert abs(moved) < 0.025 * rate, steps
     if scores["sent"] > 300 or live > 300:
         pytest.xfail(f"silent phone: live {live:.0f}, its stream as sent {scores['sent']:.0f} offline: Chromium's capture "
                      f"dropped audio {len(steps)} times ({moved / 24:+.1f} ms) while the page's sample index ran on "
