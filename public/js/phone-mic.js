@@ -13,6 +13,7 @@ const params = new URLSearchParams(location.hash.replace(/^#/, '').replace(/^mic
 const autoStart = /^#mic(&|$)/.test(location.hash);
 // `testDelayMs=N` delays the captured audio by N ms before it is stamped: a phone N ms slower
 // than this one, for measuring calibration (docs/phone-mics.md). Never set by the page itself.
+const captureMode = params.get('capture') === 'track' ? 'track' : 'worklet';
 const testDelay = Math.min(Math.max(Number(params.get('testDelayMs')) || 0, 0), 1000) / 1000;
 
 panel.innerHTML = `
@@ -86,11 +87,16 @@ function readContextClock() {
   sendOffset();
 }
 
-// Server time = context time + offset, sent when both halves are known and it moved > 2 ms.
+// Server time = context time + offset, sent when both halves are known and it moved by more
+// than 12 ms. Every offset sent moves the phone's audio against the room's on the server; the
+// audio itself moves in whole capture chunks (23 ms at 44.1 kHz, when Chromium drops one), while
+// the context-clock reading wobbles by 2.5-8.4 ms (21 moves in a song with one real drop,
+// test_phone_stream.py at load 6.3): a 2 ms threshold moved the alignment for nothing.
+const OFFSET_STEP = 0.012;
 function sendOffset() {
   if (mic.pingOffset == null || clock.perfMinusContext === null || mic.seat === null) return;
   const offset = mic.pingOffset + clock.perfMinusContext;
-  if (mic.offset !== null && Math.abs(offset - mic.offset) <= 0.002) return;
+  if (mic.offset !== null && Math.abs(offset - mic.offset) <= OFFSET_STEP) return;
   mic.offset = offset;
   connection().send('phoneClockOffset', { offset, rtt: mic.pingRtt });
 }
@@ -109,7 +115,9 @@ async function start() {
     mic.stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
     });
-    if (typeof MediaStreamTrackProcessor === 'function') readTrack(mic.stream.getAudioTracks()[0]);
+    // The worklet by default; `capture=track` (Chromium) stamps capture time instead: truer
+    // timing, but measured worse live so far (docs/phone-mics.md, "What a phone really sends").
+    if (captureMode === 'track' && typeof MediaStreamTrackProcessor === 'function') readTrack(mic.stream.getAudioTracks()[0]);
     else await captureWithWorklet();
   } catch (error) {
     show(`microphone not available: ${error.message || error}`, 'error');
@@ -123,7 +131,7 @@ async function start() {
   startButton.disabled = false;
 }
 
-// Chromium: the track's own audio chunks, each stamped with its capture time (on the page's
+// `capture=track` (Chromium): the track's own audio chunks, each stamped with its capture time (on the page's
 // performance clock). Measured on a loaded 2-core box, Chromium's AudioContext fell up to
 // 9.7 s behind real time in a 90 s song and its capture dropped whole 1024-sample chunks to
 // catch up, which a context-clock index cannot see: each drop moved the phone's audio 23 ms
