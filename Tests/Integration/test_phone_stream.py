@@ -161,7 +161,8 @@ def test_a_silent_phones_stream_does_not_score_the_backing(room_audio, singing_s
         capture = page.execute_script("return window.phoneMic.mode")
         host = Host(server)
         host.read_in_background()
-        seated = wait_for_state(host, lambda st: any(s.get("name") == "Bob" for s in st["singers"]), timeout=10)
+        seated = wait_for_state(host, lambda st: any(s.get("name") == "Bob" for s in st["singers"]), timeout=30)
+        assert seated, f"Bob's seat is not in the host's state: {host.state()}"
         bob = next(s["singer"] for s in seated["singers"] if s.get("name") == "Bob")
         # What the room really played, as PulseAudio itself records the phone's source (a long
         # buffer: nothing dropped). The room's playback is not the song file's waveform (the
@@ -239,7 +240,9 @@ def test_a_silent_phones_stream_does_not_score_the_backing(room_audio, singing_s
     # (With the context-clock index of the worklet, Chromium's dropped chunks moved it, see above.)
     if capture == "track":
         assert abs(moved) < 0.025 * rate, steps
-    if scores["sent"] > 300 or live > 300:
-        pytest.xfail(f"silent phone: live {live:.0f}, its stream as sent {scores['sent']:.0f} offline: Chromium's capture "
-                     f"dropped audio {len(steps)} times ({moved / 24:+.1f} ms) while the page's sample index ran on "
+    # Issue 17's target is the live total; the stream as sent offline has no clock offsets (the
+    # page's offsets carry the context's slips, so it may score higher than live: a diagnostic).
+    if live > 300:
+        pytest.xfail(f"silent phone: live {live:.0f} > 300, its stream as sent {scores['sent']:.0f} offline; Chromium's "
+                     f"capture moved {len(steps)} times ({moved / 24:+.1f} ms) against its context index "
                      f"(load average {load:.1f}; docs/phone-mics.md)")
