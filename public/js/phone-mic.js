@@ -11,9 +11,11 @@ const HEADER = 16;
 const panel = document.getElementById('phone-mic-panel');
 const params = new URLSearchParams(location.hash.replace(/^#/, '').replace(/^mic&?/, ''));
 const autoStart = /^#mic(&|$)/.test(location.hash);
+// `capture=track`: Chromium's MediaStreamTrackProcessor with capture-time stamps instead of the
+// AudioWorklet (see readTrack; opt-in, docs/phone-mics.md).
+const captureMode = params.get('capture') === 'track' ? 'track' : 'worklet';
 // `testDelayMs=N` delays the captured audio by N ms before it is stamped: a phone N ms slower
 // than this one, for measuring calibration (docs/phone-mics.md). Never set by the page itself.
-const captureMode = params.get('capture') === 'track' ? 'track' : 'worklet';
 const testDelay = Math.min(Math.max(Number(params.get('testDelayMs')) || 0, 0), 1000) / 1000;
 
 panel.innerHTML = `
