@@ -4,12 +4,16 @@
 // (window.karaoke.ws, the RoomConnection sing.js made). Clock sync pings map the phone's audio
 // clock to the server's; the seat survives a reconnect (resume token); Wake Lock keeps the
 // screen on while singing; the mic stops when the song ends. Protocol: docs/phone-mics.md.
-const RATE = 24000;
+import { Resampler, Framer, TARGET_RATE as RATE } from './phone-mic-resampler.js';
+
 const HEADER = 16;
 
 const panel = document.getElementById('phone-mic-panel');
 const params = new URLSearchParams(location.hash.replace(/^#/, '').replace(/^mic&?/, ''));
 const autoStart = /^#mic(&|$)/.test(location.hash);
+// `capture=track`: Chromium's MediaStreamTrackProcessor with capture-time stamps instead of the
+// AudioWorklet (see readTrack; opt-in, docs/phone-mics.md).
+const captureMode = params.get('capture') === 'track' ? 'track' : 'worklet';
 // `testDelayMs=N` delays the captured audio by N ms before it is stamped: a phone N ms slower
 // than this one, for measuring calibration (docs/phone-mics.md). Never set by the page itself.
 const testDelay = Math.min(Math.max(Number(params.get('testDelayMs')) || 0, 0), 1000) / 1000;
@@ -85,11 +89,16 @@ function readContextClock() {
   sendOffset();
 }
 
-// Server time = context time + offset, sent when both halves are known and it moved > 2 ms.
+// Server time = context time + offset, sent when both halves are known and it moved by more
+// than 12 ms. Every offset sent moves the phone's audio against the room's on the server; the
+// audio itself moves in whole capture chunks (23 ms at 44.1 kHz, when Chromium drops one), while
+// the context-clock reading wobbles by 2.5-8.4 ms (21 moves in a song with one real drop,
+// test_phone_stream.py at load 6.3): a 2 ms threshold moved the alignment for nothing.
+const OFFSET_STEP = 0.012;
 function sendOffset() {
   if (mic.pingOffset == null || clock.perfMinusContext === null || mic.seat === null) return;
   const offset = mic.pingOffset + clock.perfMinusContext;
-  if (mic.offset !== null && Math.abs(offset - mic.offset) <= 0.002) return;
+  if (mic.offset !== null && Math.abs(offset - mic.offset) <= OFFSET_STEP) return;
   mic.offset = offset;
   connection().send('phoneClockOffset', { offset, rtt: mic.pingRtt });
 }
@@ -108,19 +117,10 @@ async function start() {
     mic.stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
     });
-    try { mic.context = new AudioContext({ sampleRate: RATE, latencyHint: 'playback' }); }
-    catch { mic.context = new AudioContext({ latencyHint: 'playback' }); }
-    await mic.context.audioWorklet.addModule('/js/phone-mic-worklet.js');
-    const source = mic.context.createMediaStreamSource(mic.stream);
-    mic.node = new AudioWorkletNode(mic.context, 'phone-mic-capture', { numberOfOutputs: 1 });
-    const silent = mic.context.createGain();
-    silent.gain.value = 0;
-    // Zero unless `testDelayMs` is set: a measurement aid (window.phoneMic.delay can be changed live).
-    mic.delay = mic.context.createDelay(1);
-    mic.delay.delayTime.value = testDelay;
-    source.connect(mic.delay).connect(mic.node).connect(silent).connect(mic.context.destination);
-    mic.node.port.onmessage = (event) => sendFrame(event.data);
-    if (mic.context.state !== 'running') await mic.context.resume();
+    // The worklet by default; `capture=track` (Chromium) stamps capture time instead: truer
+    // timing, but measured worse live so far (docs/phone-mics.md, "What a phone really sends").
+    if (captureMode === 'track' && typeof MediaStreamTrackProcessor === 'function') readTrack(mic.stream.getAudioTracks()[0]);
+    else await captureWithWorklet();
   } catch (error) {
     show(`microphone not available: ${error.message || error}`, 'error');
     stop(false);
@@ -131,6 +131,83 @@ async function start() {
   startButton.hidden = true;
   stopButton.hidden = false;
   startButton.disabled = false;
+}
+
+// `capture=track` (Chromium): the track's own audio chunks, each stamped with its capture time (on the page's
+// performance clock). Measured on a loaded 2-core box, Chromium's AudioContext fell up to
+// 9.7 s behind real time in a 90 s song and its capture dropped whole 1024-sample chunks to
+// catch up, which a context-clock index cannot see: each drop moved the phone's audio 23 ms
+// against the room's (docs/phone-mics.md). Capture timestamps show a drop as a jump of the
+// index, which the server fills with silence, so the audio after it stays in time.
+async function readTrack(track) {
+  mic.mode = 'track';
+  clock.perfMinusContext = 0; // the stamps are performance time already
+  mic.delay = { delayTime: { value: testDelay } }; // the measurement aid, as an index shift
+  const reader = new MediaStreamTrackProcessor({ track }).readable.getReader();
+  mic.reader = reader;
+  const framer = new Framer((message) => sendFrame(message));
+  let resampler = null;
+  let count = 0; // input samples read so far
+  let anchor = 0; // index of input sample 0: the stamps' median lead over the count
+  const leads = [];
+  for (;;) {
+    let chunk;
+    try { chunk = await reader.read(); } catch { break; }
+    const data = chunk.value;
+    if (chunk.done || !data) break;
+    const rate = data.sampleRate;
+    const samples = new Float32Array(data.numberOfFrames);
+    data.copyTo(samples, { planeIndex: 0, format: 'f32-planar' });
+    const stamped = Math.round((data.timestamp / 1e6 + mic.delay.delayTime.value) * rate);
+    data.close();
+    if (!resampler || resampler.inputRate !== rate) {
+      resampler = new Resampler(rate);
+      count = 0;
+      anchor = stamped;
+      leads.length = 0;
+      framer.reset();
+    }
+    // Chunk stamps jitter by tens of ms on a busy phone (measured: -90 to +850 samples at
+    // 24 kHz), so the index is the sample count, moved only when the median lead of the last
+    // second's stamps over it moves by more than 10 ms: a dropped chunk (23 ms at 44.1 kHz),
+    // a stall, a changed test delay.
+    leads.push(stamped - count);
+    if (leads.length > Math.ceil(rate / samples.length)) leads.shift();
+    const median = [...leads].sort((x, y) => x - y)[leads.length >> 1];
+    if (Math.abs(median - anchor) > rate * 0.01) {
+      anchor = median;
+      resampler.restart();
+      framer.reset();
+    }
+    resampler.process(samples, anchor + count, (value, index) => framer.push(value, index));
+    count += samples.length;
+  }
+}
+
+// Elsewhere: an AudioContext and the capture worklet. A 24 kHz context lets the browser's own
+// resampler do the work. Firefox makes one but will not connect a 48 kHz microphone to it;
+// then (or where 24 kHz is refused) the context runs at the device's rate and the worklet resamples.
+async function captureWithWorklet() {
+  mic.mode = 'worklet';
+  let source = null;
+  try {
+    mic.context = new AudioContext({ sampleRate: RATE, latencyHint: 'playback' });
+    source = mic.context.createMediaStreamSource(mic.stream);
+  } catch {
+    mic.context?.close();
+    mic.context = new AudioContext({ latencyHint: 'playback' });
+    source = mic.context.createMediaStreamSource(mic.stream);
+  }
+  await mic.context.audioWorklet.addModule('/js/phone-mic-worklet.js');
+  mic.node = new AudioWorkletNode(mic.context, 'phone-mic-capture', { numberOfOutputs: 1 });
+  const silent = mic.context.createGain();
+  silent.gain.value = 0;
+  // Zero unless `testDelayMs` is set: a measurement aid (window.phoneMic.delay can be changed live).
+  mic.delay = mic.context.createDelay(1);
+  mic.delay.delayTime.value = testDelay;
+  source.connect(mic.delay).connect(mic.node).connect(silent).connect(mic.context.destination);
+  mic.node.port.onmessage = (event) => sendFrame(event.data);
+  if (mic.context.state !== 'running') await mic.context.resume();
 }
 
 function requestSeat() {
@@ -144,9 +221,7 @@ function requestSeat() {
 
 function sendFrame({ index, pcm }) {
   const ws = connection().ws;
-  // Consecutive frames stay contiguous (a sample dropped or repeated would click in the
-  // detector's spectrum); only a real slip (over 5 ms) moves the index.
-  readContextClock();
+  if (mic.mode === 'worklet') readContextClock();
   if (mic.seat === null || !ws || ws.readyState !== WebSocket.OPEN) return;
   // A stalled network: drop rather than queue (the server marks the gap; old audio is useless).
   if (ws.bufferedAmount > 32 * 1024) { mic.droppedFrames++; return; }
@@ -166,12 +241,12 @@ function sendFrame({ index, pcm }) {
 // the best round trip (+10 ms) are outliers. Every 250 ms for the first 3 s, then every 2 s
 // while seated (the two clocks drift apart by parts per million).
 function ping() {
-  if (!mic.context || mic.seat === null) return;
+  if (!mic.stream || mic.seat === null) return;
   connection().send('phoneClock', { t0: steadyNow() });
 }
 
 function clockReply(message) {
-  if (!mic.context) return;
+  if (!mic.stream) return;
   const t3 = steadyNow();
   const rtt = t3 - message.t0;
   if (!(rtt >= 0) || rtt > 5) return;
@@ -208,12 +283,13 @@ async function keepAwake() {
 function stop(release = true) {
   clearTimeout(mic.pingTimer);
   if (release && mic.seat !== null) connection()?.send('phoneMicRelease');
+  mic.reader?.cancel().catch(() => {});
   mic.stream?.getTracks().forEach((t) => t.stop());
   mic.node?.disconnect();
   mic.context?.close();
   mic.wakeLock?.release().catch(() => {});
   Object.assign(clock, { readings: [], perfMinusContext: null, sinceMedian: 0 });
-  Object.assign(mic, { stream: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null, pingOffset: null, pingRtt: null });
+  Object.assign(mic, { stream: null, reader: null, mode: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null, pingOffset: null, pingRtt: null });
   startButton.hidden = false;
   startButton.disabled = false;
   stopButton.hidden = true;
