@@ -256,7 +256,9 @@ public final class PitchDetector: @unchecked Sendable {
         let continuing = gate.wasVoiced && lastVoicedLag > 0 && abs(candidate.lag / lastVoicedLag - 1) < 0.03
         let neededShare = continuing ? configuration.bleed.holdVoiceShare : configuration.bleed.minimumVoiceShare
         let mostlyVoice = voiceShare >= neededShare
-        let voiced = gate.decide(clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
+        let voiced = gate.decide(
+            clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare,
+            holdClarity: suppressing && continuing ? configuration.bleed.holdClarity : nil)
         if !voiced { frequency = 0 }
         lastVoicedLag = voiced ? candidate.lag : 0
         octaveGuard.commit(lag: voiced ? candidate.lag : 0)
