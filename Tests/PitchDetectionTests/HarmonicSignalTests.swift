@@ -46,6 +46,23 @@ import Testing
         #expect(worst < 25, "worst vibrato error \(worst) cents")
     }
 
+    @Test func highVoiceWithAStrongSecondHarmonicIsNotReadAnOctaveLow() {
+        // 560 Hz whose 2nd harmonic (1120 Hz, inside the search range) dominates, as an "ee" or
+        // "I" sung high does: the first dip is at half the period, and the harmonic-reading check
+        // must move to the period itself (2 × the dip), not to 4 × (280 Hz: it looked only at
+        // periods under its 330 Hz ceiling). Measured on the room evaluation's Space Invaders
+        // singers before the fix: 82 of 87 octave errors were such one-octave-low readings.
+        let rate = 44_100.0
+        let parts: [(harmonic: Double, amplitude: Double, phase: Double)] = [(1, 0.3, 0), (2, 1, 0.5), (3, 0.2, 1), (4, 0.5, 1.5)]
+        let signal = (0..<Int(rate)).map { i in
+            Float(0.1 * parts.reduce(0.0) { $0 + $1.amplitude * sin(2 * Double.pi * $1.harmonic * 560 * Double(i) / rate + $1.phase) })
+        }
+        let frames = voicedFrames(PitchDetector(sampleRate: rate).analyze(signal), from: 0.05, to: 0.95)
+        #expect(frames.count > 80)
+        let wrong = frames.filter { !$0.isVoiced || abs(TestSignals.cents($0.frequency, 560)) > 20 }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(frames.count) frames off 560 Hz: \(wrong.prefix(5).map(\.frequency))")
+    }
+
     @Test func silenceIsUnvoiced() {
         let frames = PitchDetector(sampleRate: 48_000).analyze([Float](repeating: 0, count: 48_000))
         #expect(frames.count == 100)

@@ -97,7 +97,11 @@ enum PeakPicking {
             if peak.clarity > max(best, candidate.clarity + margin) { best = peak.clarity; found = true }
         }
         guard found else { return nil }
-        for m in 2...6 where Float(m) * candidate.lag >= minLag {
+        // The period moved to is the smallest multiple as periodic as the best, even one above
+        // the ceiling: a high voice read at its 2nd harmonic (its 1st beyond `maxFrequency`,
+        // e.g. 568 Hz read at 1136 Hz) has 2·L as its period; looking only from the ceiling up
+        // skipped it and took 4·L, an octave under the singer.
+        for m in 2...6 {
             guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
             guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
             if peak.clarity >= best - 0.05 { return peak }

@@ -53,6 +53,12 @@ public struct BleedConfiguration: Sendable, Equatable {
     /// microphone's power must be left after subtracting the bleed (else the period is the
     /// backing's, not the singer's).
     public var minimumVoiceShare: Float = 0.1
+    /// The same for a frame continuing a voiced run at the same period (within 3 %): a held note's
+    /// tail, quieter than the backing, keeps less of the power at its harmonics after subtraction.
+    public var holdVoiceShare: Float = 0.05
+    /// Clarity needed by such a continuing frame (the gate's own hold threshold is 0.40): subtraction
+    /// lowers the periodicity of what is left of a quiet voice.
+    public var holdClarity: Float = 0.30
     /// Harmonic-reading check with a backing: at the harmonics the longer period adds, at least
     /// this share of the microphone's power must be left after subtraction (they are the voice's).
     public var addedHarmonicVoiceShare: Float = 0.35

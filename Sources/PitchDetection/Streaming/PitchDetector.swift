@@ -65,6 +65,8 @@ public final class PitchDetector: @unchecked Sendable {
     /// Analysis samples still to come before the next frame's window is complete.
     private var untilNextFrame: Int
     private var frameIndex = 0
+    /// The previous frame's period when it was voiced, else 0 (voice-share hysteresis).
+    private var lastVoicedLag: Float = 0
 
     public init(sampleRate: Double, configuration: PitchDetectorConfiguration = .init()) {
         precondition(sampleRate >= 8_000, "sample rate \(sampleRate) Hz is too low for singing pitch")
@@ -193,6 +195,7 @@ public final class PitchDetector: @unchecked Sendable {
         delayEstimator.reset(initialDelay: initialDelay)
         gate.reset()
         octaveGuard.reset()
+        lastVoicedLag = 0
         untilNextFrame = halfWindow + 1
         frameIndex = 0
     }
@@ -223,6 +226,7 @@ public final class PitchDetector: @unchecked Sendable {
         guard difference.evaluate() else {
             gate.reset()
             octaveGuard.reset()
+            lastVoicedLag = 0
             return PitchFrame(time: time, frequency: 0, clarity: 0, levelDb: levelDb)
         }
         var candidate = PeakPicking.yinPeriod(
@@ -247,9 +251,16 @@ public final class PitchDetector: @unchecked Sendable {
         let inRange = frequency >= Float(configuration.minFrequency) * 0.97
             && frequency <= Float(configuration.maxFrequency) * 1.03
         let voiceShare = suppressing ? bleed.harmonicVoiceShare(lag: candidate.lag) : 1
-        let mostlyVoice = voiceShare >= configuration.bleed.minimumVoiceShare
-        let voiced = gate.decide(clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare)
+        // Hysteresis, as for clarity: a note the singer is already holding (voiced last frame, same
+        // period within 3 %) keeps going on less of its own power than a new one needs to start.
+        let continuing = gate.wasVoiced && lastVoicedLag > 0 && abs(candidate.lag / lastVoicedLag - 1) < 0.03
+        let neededShare = continuing ? configuration.bleed.holdVoiceShare : configuration.bleed.minimumVoiceShare
+        let mostlyVoice = voiceShare >= neededShare
+        let voiced = gate.decide(
+            clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare,
+            holdClarity: suppressing && continuing ? configuration.bleed.holdClarity : nil)
         if !voiced { frequency = 0 }
+        lastVoicedLag = voiced ? candidate.lag : 0
         octaveGuard.commit(lag: voiced ? candidate.lag : 0)
         return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
     }

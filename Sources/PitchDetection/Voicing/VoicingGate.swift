@@ -20,8 +20,10 @@ struct VoicingGate {
     ///   - clarity: periodicity of the chosen period, 0…1.
     ///   - levelDb: the window's level.
     ///   - centreShare: mean power of the window's central hop divided by the window's.
-    mutating func decide(clarity: Float, levelDb: Float, centreShare: Float) -> Bool {
-        let needed = wasVoiced ? holdClarity : onsetClarity
+    ///   - holdClarity: replaces the configured hold threshold for this frame (a run continuing at
+    ///     the same period under suppressed bleed).
+    mutating func decide(clarity: Float, levelDb: Float, centreShare: Float, holdClarity: Float? = nil) -> Bool {
+        let needed = wasVoiced ? (holdClarity ?? self.holdClarity) : onsetClarity
         let voiced = clarity >= needed && levelDb >= minimumLevelDb && centreShare >= centreEnergyRatio
         wasVoiced = voiced
         return voiced
