@@ -23,7 +23,7 @@ import time
 
 import pytest
 
-from conftest import PIN, ROOT, Server, karaoke_binary, screenshot, wait
+from conftest import PIN, ROOT, TINY_SONG, Server, karaoke_binary, screenshot, wait
 from test_security import Client
 
 DEMO = ROOT / "songs" / "demo"
@@ -583,3 +583,29 @@ def test_the_phone_mic_bar_fits_every_screen(server, browser):
                                         "return [r.left, r.top, r.right, r.bottom];", element_id)
             assert 0 <= box[0] and box[2] <= width and box[3] <= height, (element_id, width, box)
         assert driver.find_element("id", "calibrate-phone-mic").is_displayed() is False
+
+
+def test_the_phone_mic_bar_is_not_offered_for_a_song_without_notes(tmp_path, browser):
+    """A lyrics-only song (LRC) has no notes to judge a voice against: no "Sing with this phone";
+    a song with notes offers it again."""
+    lyrics_only = tmp_path / "words"
+    lyrics_only.mkdir()
+    (lyrics_only / "words.lrc").write_text("[ti:Only Words]\n[ar:Browser Tests]\n[00:01.00]Words without notes\n"
+                                           "[00:04.00]Sung as you like\n[00:08.00]\n", encoding="utf-8")
+    (tmp_path / "tiny").mkdir()
+    (tmp_path / "tiny" / "tiny.txt").write_text(TINY_SONG, encoding="utf-8")
+    server = Server(tmp_path, options=["--no-audio", "--song", "words"]).start()
+    try:
+        driver = browser(1366, 768)
+        driver.get(server.url("/"))
+        wait(driver, lambda d: d.execute_script("return window.karaoke && window.karaoke.song && window.karaoke.song.title") == "Only Words")
+        wait(driver, lambda d: not d.find_element("id", "phone-mic-panel").is_displayed())
+        screenshot(driver, "phone-mic-bar-lyrics-only-song")
+        remote = browser(420, 900)
+        remote.get(server.url(f"/remote#pin={PIN}"))
+        wait(remote, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.state && window.karaoke.role === 'host')"))
+        remote.execute_script("window.karaoke.send('queueAdd', {songId: 'tiny', playNow: true})")
+        wait(driver, lambda d: d.execute_script("return window.karaoke.song.title") == "Tiny Test Song")
+        wait(driver, lambda d: d.find_element("id", "use-phone-mic").is_displayed())
+    finally:
+        server.stop()

@@ -30,13 +30,6 @@ panel.innerHTML = `
     <span id="phone-mic-status" class="phone-mic-status" role="status"></span>
     <span id="phone-mic-delay" class="phone-mic-delay"></span>
   </div>`;
-// Sit just above the page's footer (time and progress), whatever its height.
-function placeAboveFooter() {
-  const footer = document.querySelector('footer');
-  panel.style.bottom = footer ? `${footer.offsetHeight}px` : '0';
-}
-placeAboveFooter();
-window.addEventListener('resize', placeAboveFooter);
 const nameInput = panel.querySelector('#phone-mic-name');
 const startButton = panel.querySelector('#use-phone-mic');
 const calibrateButton = panel.querySelector('#calibrate-phone-mic');
@@ -332,6 +325,14 @@ function followState(state) {
   mic.wasPlaying = state.transport === 'playing';
 }
 
+// A song without notes (lyrics only, MP3+G) has nothing to judge a voice against: the bar is not
+// offered then (between songs it is, to sit down before the next one). A phone already singing
+// keeps its bar, so it can still stop.
+function offerWhenScorable() {
+  const song = connection()?.song;
+  panel.hidden = !!song && !song.hasNotes && !mic.stream;
+}
+
 function bind(conn) {
   conn.on('phoneMicSeat', (message) => { mic.singerIndex = message.singer; seated(message); });
   conn.on('phoneClock', clockReply);
@@ -347,6 +348,8 @@ function bind(conn) {
     if (['audioRefused', 'phoneSeatsFull', 'noSeat'].includes(message.code)) show(message.message, 'error');
   });
   conn.on('state', followState);
+  conn.on('song', offerWhenScorable);
+  conn.on('hello', offerWhenScorable);
   // A network blip: the new socket takes the same seat back with the token; audio resumes.
   conn.on('status', ({ online }) => {
     if (!mic.stream) return;
