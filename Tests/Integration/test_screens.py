@@ -148,20 +148,25 @@ def duet_server(tmp_path):
     server.stop()
 
 
+def play_part_two_solo(browser, server, page):
+    """Seeks the duet to part 2's solo (a line of part 2 while part 1 has none), plays, and waits
+    until `page` shows that line as the one being sung. Returns the song's parts."""
+    parts = page.execute_script("return window.karaoke.song")["parts"]
+    assert len(parts) == 2
+    solo = next(line for line in parts[1]["lines"]
+                if not any(p["start"] < line["end"] and line["start"] < p["end"] for p in parts[0]["lines"]))
+    remote = open_host_remote(browser, server)
+    remote.execute_script("window.karaoke.send('seek', {position: arguments[0]})", solo["start"] + 0.3)
+    remote.execute_script("window.karaoke.send('play')")
+    wait(page, lambda d: d.execute_script(
+        "const e = document.querySelector('#lyrics2 .line.current.active'); return e && Number(e.dataset.index)") == solo["index"])
+    return parts
+
+
 def test_display_shows_both_duet_parts_and_part_two_solo(duet_server, browser):
     display = browser(1920, 1080)
     open_live(display, duet_server.url("/display"))
-    song = display.execute_script("return window.karaoke.song")
-    parts = song["parts"]
-    assert len(parts) == 2
-    # Part 2's solo: a line of part 2 while part 1 has none.
-    solo = next(line for line in parts[1]["lines"]
-                if not any(p["start"] < line["end"] and line["start"] < p["end"] for p in parts[0]["lines"]))
-    remote = open_host_remote(browser, duet_server)
-    remote.execute_script("window.karaoke.send('seek', {position: arguments[0]})", solo["start"] + 0.3)
-    remote.execute_script("window.karaoke.send('play')")
-    wait(display, lambda d: d.execute_script(
-        "const e = document.querySelector('#lyrics2 .line.current.active'); return e && Number(e.dataset.index)") == solo["index"])
+    play_part_two_solo(browser, duet_server, display)
     assert display.find_element(By.ID, "lyrics2").is_displayed()
     assert display.find_element(By.ID, "lyrics").is_displayed()
     assert display.find_elements(By.CSS_SELECTOR, "#lyrics .line.active") == []  # part 1 is silent
@@ -176,14 +181,7 @@ def test_singer_view_shows_both_duet_parts_lyrics(duet_server, browser, size):
     label naming who sings it; during part 2's solo part 2's line is the one being sung."""
     driver = browser(*size)
     open_live(driver, duet_server.url("/"))
-    parts = driver.execute_script("return window.karaoke.song")["parts"]
-    solo = next(line for line in parts[1]["lines"]
-                if not any(p["start"] < line["end"] and line["start"] < p["end"] for p in parts[0]["lines"]))
-    remote = open_host_remote(browser, duet_server)
-    remote.execute_script("window.karaoke.send('seek', {position: arguments[0]})", solo["start"] + 0.3)
-    remote.execute_script("window.karaoke.send('play')")
-    wait(driver, lambda d: d.execute_script(
-        "const e = document.querySelector('#lyrics2 .line.current.active'); return e && Number(e.dataset.index)") == solo["index"])
+    parts = play_part_two_solo(browser, duet_server, driver)
     assert driver.find_element(By.ID, "lyrics").is_displayed() and driver.find_element(By.ID, "lyrics2").is_displayed()
     assert driver.find_elements(By.CSS_SELECTOR, "#lyrics .line.active") == []  # part 1 is silent
     labels = [driver.find_element(By.ID, f"part-label-{i}").text for i in (0, 1)]
