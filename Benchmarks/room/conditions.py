@@ -68,6 +68,10 @@ def for_song(song, quick, seed):
     cs = [Condition("clean", "sung", "en+f2", seed=seed + 1),
           Condition("octave-down", "sung", "en+m3", octaves_down=down, seed=seed + 2,
                     detail=f"−{down} oct: {range_text(song, down)}")]
+    if down > 1:
+        # The issue's own figure is one octave down; the bass-range row above is the harder case.
+        cs.append(Condition("one octave down", "sung", "en+m3", octaves_down=1, seed=seed + 2,
+                            detail=f"−1 oct: {range_text(song, 1)}"))
     if song.key == "demo":
         cs += [Condition("+1 st", "sung", "en+f2", cents=plus1, difficulties=("medium", "hard"), seed=seed + 3,
                          detail=f"{plus1:+.1f} cents"),

@@ -55,7 +55,7 @@ def score_targets(song_key, rows):
             continue
         if name == "clean" and song_key in ("demo", "invaders"):
             target, ok = "≥ 9000", med >= 9000
-        elif name == "octave-down" and clean is not None and song_key in ("demo", "invaders"):
+        elif name in ("octave-down", "one octave down") and clean is not None and song_key in ("demo", "invaders"):
             target, ok = f"{clean} ± 200", abs(med - clean) <= 200
         elif song_key == "demo" and name == "backing -6 dB RT60 0.5" and clean is not None:
             target, ok = f"≥ {0.97 * clean:.0f} (97 % of clean)", med >= 0.97 * clean
