@@ -34,16 +34,7 @@ func threadCPU() -> Double {
 func reduce(_ x: StereoTestMix.Stereo, rate: Double) -> StereoTestMix.Stereo {
     var reducer = VocalReducer(sampleRate: rate)
     var l = x.left, r = x.right
-    l.withUnsafeMutableBufferPointer { lp in
-        r.withUnsafeMutableBufferPointer { rp in
-            var at = 0
-            while at < lp.count {
-                let n = min(1024, lp.count - at)
-                reducer.process(left: lp.baseAddress! + at, right: rp.baseAddress! + at, count: n)
-                at += n
-            }
-        }
-    }
+    reducer.process(left: &l, right: &r, block: 1024)
     return StereoTestMix.Stereo(left: l, right: r)
 }
 
@@ -87,16 +78,7 @@ for _ in 0..<repeats {
     var l = song.mix.left, r = song.mix.right
     var reducer = VocalReducer(sampleRate: rate)
     let start = threadCPU()
-    l.withUnsafeMutableBufferPointer { lp in
-        r.withUnsafeMutableBufferPointer { rp in
-            var at = 0
-            while at < frames {
-                let n = min(1024, frames - at)
-                reducer.process(left: lp.baseAddress! + at, right: rp.baseAddress! + at, count: n)
-                at += n
-            }
-        }
-    }
+    reducer.process(left: &l, right: &r, block: 1024)
     filterBest = min(filterBest, threadCPU() - start)
     precondition(l[frames / 2].isFinite)
 }

@@ -10,17 +10,7 @@ import TestSupport
     static func reduce(_ x: StereoTestMix.Stereo, rate: Double, block: Int = 441) -> StereoTestMix.Stereo {
         var reducer = VocalReducer(sampleRate: rate)
         var l = x.left, r = x.right
-        l.withUnsafeMutableBufferPointer { lp in
-            r.withUnsafeMutableBufferPointer { rp in
-                // In blocks like the renderer pulls them: the filter state carries across blocks.
-                var at = 0
-                while at < lp.count {
-                    let n = min(block, lp.count - at)
-                    reducer.process(left: lp.baseAddress! + at, right: rp.baseAddress! + at, count: n)
-                    at += n
-                }
-            }
-        }
+        reducer.process(left: &l, right: &r, block: block)
         return StereoTestMix.Stereo(left: l, right: r)
     }
 

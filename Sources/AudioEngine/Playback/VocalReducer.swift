@@ -58,6 +58,22 @@ public struct VocalReducer: Sendable {
         second.z1 = 0; second.z2 = 0
     }
 
+    /// Reduces two whole channels in place, `block` frames at a time as the renderer pulls them
+    /// (the filter state carries across blocks). Offline use only: tests and benchmarks.
+    public mutating func process(left: inout [Float], right: inout [Float], block: Int) {
+        precondition(left.count == right.count && block > 0)
+        left.withUnsafeMutableBufferPointer { l in
+            right.withUnsafeMutableBufferPointer { r in
+                var at = 0
+                while at < l.count {
+                    let n = min(block, l.count - at)
+                    process(left: l.baseAddress! + at, right: r.baseAddress! + at, count: n)
+                    at += n
+                }
+            }
+        }
+    }
+
     /// Reduces `count` frames of the two channels in place.
     public mutating func process(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int) {
         for i in 0..<count {
