@@ -116,7 +116,7 @@ final class SwitchableWriter: ScoreWriting {
         store.writeQueue.record(line(0, points: 900), run: run)
         store.writeQueue.record(line(1, points: 0), run: run, micLost: true)
         store.writeQueue.finish(run, total: 900, status: .interrupted)
-        #expect(await store.writeQueue.flush(timeout: 10))
+        #expect(await store.writeQueue.flush(timeout: 60))
         let row = try #require(try store.history(singer: "Ana").first)
         #expect(row.status == .interrupted)
         #expect(try store.lines(of: row.id ?? -1).map(\.micLost) == [false, true])

@@ -143,7 +143,7 @@ public actor PostgresScoreStore: ScoreStore {
         connectionCount += 1
         // On the write queue's own thread, like the drain that usually asks: a cooperative pool
         // held by CPU-bound work (2 threads on 2 cores) must not delay reconnecting.
-        let task = Task(executorPreference: StoreWriteExecutor.shared) { [url, logger, connectionCount] in
+        let task = Task(executorPreference: writeQueue.executor) { [url, logger, connectionCount] in
             let connection = try await PostgresConnection.connect(configuration: url.configuration, id: connectionCount, logger: logger)
             do {
                 try await PostgresMigrations.prepare(connection, schema: url.schema, logger: logger)

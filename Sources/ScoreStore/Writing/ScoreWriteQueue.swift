@@ -75,6 +75,8 @@ public final class ScoreWriteQueue: Sendable {
     /// Most writes held in memory (a song has ~100 lines; this is hours of singing).
     public let capacity: Int
     private let state: Mutex<State>
+    /// Where the drain runs (and, for PostgreSQL, where connecting runs).
+    let executor = StoreWriteExecutor()
 
     public init(path: String, writer: (any ScoreWriting)? = nil, initialDelay: Double = 0.2, maxDelay: Double = 5,
                 capacity: Int = 50_000) {
@@ -233,7 +235,7 @@ public final class ScoreWriteQueue: Sendable {
             let line = state.withLock { Self.describe(overflow, starts: $0.starts) }
             report(.dropped(reason: "\(capacity) writes already wait in memory", lines: [line]))
         }
-        if start { Task.detached(executorPreference: StoreWriteExecutor.shared) { [self] in await drain() } }
+        if start { Task.detached(executorPreference: executor) { [self] in await drain() } }
     }
 
     private func drain() async {
