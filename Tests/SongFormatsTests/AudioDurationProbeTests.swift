@@ -1,6 +1,7 @@
 import Foundation
 @testable import SongFormats
 import Testing
+import TestSupport
 
 /// The library lists songs by probing audio headers without decoding; a truncated or damaged
 /// file must give "unknown" (nil), never a crash.
@@ -49,5 +50,21 @@ import Testing
                 _ = try probe(damaged)
             }
         }
+    }
+
+    /// A MIDI/KAR song has no recording: its listed length is when its music ends (the tempo
+    /// change counted), not when its lyrics do.
+    @Test func aMIDISongLastsUntilItsLastEvent() throws {
+        var fixture = MIDIFixture.tune()
+        fixture.tempos = [(0, 100), (8, 120)]
+        fixture.accompaniment = false
+        let last = try #require(fixture.melody.last)
+        let sungEnd = last.quarter + last.length
+        #expect(abs((try probe(fixture.bytes()) ?? 0) - fixture.seconds(atQuarter: sungEnd)) < 0.001)
+        // The band's last chord (every two quarters while the melody lasts) ends after the singing.
+        fixture.accompaniment = true
+        let lastChord = (sungEnd / 2).rounded(.up) * 2 - 2
+        #expect(abs((try probe(fixture.bytes()) ?? 0) - fixture.seconds(atQuarter: lastChord + 2)) < 0.001)
+        for length in [0, 10, 14, 30, 60] { _ = try probe(Array(fixture.bytes().prefix(length))) }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads an audio file's length from its headers without decoding it (OGG Vorbis/Opus,
-/// FLAC, WAV), so listing a library stays fast and needs no audio library.
+/// FLAC, WAV), so listing a library stays fast and needs no audio library. A MIDI/KAR song's
+/// music is synthesised at load: its length is when its last event sounds.
 public enum AudioDurationProbe {
     public static func seconds(path: String) -> Double? {
         // Never a plain open: a FIFO named like audio would block it forever.
@@ -18,8 +19,16 @@ public enum AudioDurationProbe {
         }
         if head.starts(with: Array("fLaC".utf8)) { return flac(head) }
         if head.starts(with: Array("RIFF".utf8)) { return wav(head) }
+        if head.starts(with: Array("MThd".utf8)) {
+            try? handle.seek(toOffset: 0)
+            guard let bytes = try? handle.read(upToCount: maxMIDIBytes), bytes.count < maxMIDIBytes else { return nil }
+            return (try? MIDIFile(bytes: [UInt8](bytes)))?.lastEventSeconds
+        }
         return nil
     }
+
+    /// Karaoke MIDI files are tens of kilobytes; a bigger one is not read just to list it.
+    static let maxMIDIBytes = 8 << 20
 
     static func le(_ b: [UInt8], _ at: Int, _ count: Int) -> UInt64 {
         var v: UInt64 = 0
