@@ -26,9 +26,11 @@ def test_the_host_switches_vocal_reduction(room, browser, width, height):
     wait(host, lambda d: (state(d) or {}).get("vocalReduction") is True)
     # Another host's remote follows.
     wait(other, lambda d: d.execute_script("return document.getElementById('vocal-reduction').value") == "on")
-    # The test song has no recording (--no-audio, missing file): nothing to reduce, and the remote says so.
+    # The room plays nothing (--no-audio): nothing to reduce, and the remote says why.
     assert state(host).get("vocalReductionActive") is False
     wait(host, lambda d: d.find_element(By.ID, "vocal-reduction-note").is_displayed())
+    # It says why: this room plays no sound at all, not "the song is instrumental".
+    assert "--no-audio" in host.find_element(By.ID, "vocal-reduction-note").text
     assert not overflowing(host)
     host.execute_script("document.getElementById('vocal-reduction').scrollIntoView({block: 'center'})")
     screenshot(host, f"remote-vocal-reduction-{width}x{height}")

@@ -136,7 +136,12 @@ function showState() {
   if (state.pauseBetweenSongs != null) $('pause-between').value = String(state.pauseBetweenSongs);
   if (state.displayScale != null) $('display-scale').value = String(state.displayScale);
   if (state.vocalReduction != null) $('vocal-reduction').value = state.vocalReduction ? 'on' : 'off';
-  $('vocal-reduction-note').hidden = !(state.vocalReduction && state.songId && state.vocalReductionActive === false);
+  // Why the switch does nothing: a room without sound (--no-audio), or a song without a recorded vocal.
+  const vocalNote = $('vocal-reduction-note');
+  vocalNote.textContent = state.audio === false
+    ? 'this room plays no sound (started with --no-audio): nothing to reduce'
+    : "this song's music has no vocal to reduce (instrumental or MIDI)";
+  vocalNote.hidden = !(state.vocalReduction && state.songId && state.vocalReductionActive === false);
   intermissionEnds = state.intermission ? performance.now() / 1000 + state.intermission.endsIn : null;
   showIntermission();
   if (state.singerName) $('artist').textContent = `${connection.song?.artist || ''} · ${state.singerName} sings`;
