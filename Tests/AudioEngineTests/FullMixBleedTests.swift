@@ -97,5 +97,11 @@ import Testing
         // channels (the mono reference and the side). With the mono reference alone this read
         // 284 of 2951 (docs/audio-engine.md).
         #expect(reducedSuppressed <= 0.05 * alone, "vocal-reduced speakers, nobody singing: \(reducedSuppressed)")
+        // A singer in front of the same speakers keeps the score: the two-channel fit takes the
+        // speakers away, not the voice.
+        let singing = zip(reduced, voice).map { $0 + $1 }
+        let singingSuppressed = try Self.score(singing, folder: folder, reference: reference(true))
+        print("full mix, vocal-reduced speakers with a singer: \(Int(singingSuppressed)) with the reduced reference (singer alone \(Int(alone)))")
+        #expect(singingSuppressed >= 0.9 * alone, "a singer over vocal-reduced speakers: \(singingSuppressed) of \(alone)")
     }
 }

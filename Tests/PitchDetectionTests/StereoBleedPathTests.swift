@@ -73,7 +73,7 @@ import Testing
         let mono = Self.fit(left: left, right: right, micLeft: 0.6, micRight: 0.4, second: false)
         let stereo = Self.fit(left: left, right: right, micLeft: 0.6, micRight: 0.4, second: true)
         print("vocal-reduced output heard 0.6 L + 0.4 R: unexplained \(mono.unexplained) mono, \(stereo.unexplained) two-channel; predicted/real \(mono.predictedOverReal), \(stereo.predictedOverReal)")
-        #expect(mono.unexplained > 0.2, "the mono reference should fail here: \(mono)")
+        #expect(mono.unexplained > 0.1, "the mono reference should fail here: \(mono)")
         #expect(stereo.unexplained < 0.05, "two channels: \(stereo)")
         #expect(abs(stereo.predictedOverReal - 1) < 0.1, "two channels: \(stereo)")
     }
