@@ -186,9 +186,20 @@ final class ConvolutiveBleedPath {
             let c = cross + k * m * 2
             let mr = mic[k].0, mi = mic[k].1
             micPower[k] = a * micPower[k] + b * (mr * mr + mi * mi)
-            for i in 0..<m {
+            // Without a second channel this frame its row and column only decay (a mono output
+            // costs what it did before the second channel existed).
+            let used = second == nil ? n : m
+            if used < m {
+                for i in 0..<m {
+                    r[2 * (i * m + n)] *= a
+                    r[2 * (i * m + n) + 1] *= a
+                }
+                c[2 * n] *= a
+                c[2 * n + 1] *= a
+            }
+            for i in 0..<used {
                 let xr = regressors[2 * i], xi = -regressors[2 * i + 1]  // conj(x_i)
-                for j in i..<m {
+                for j in i..<used {
                     let zr = regressors[2 * j], zi = regressors[2 * j + 1]
                     let idx = 2 * (i * m + j)
                     r[idx] = a * r[idx] + b * (xr * zr - xi * zi)
