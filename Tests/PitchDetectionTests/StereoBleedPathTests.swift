@@ -99,4 +99,58 @@ import Testing
         #expect(stereo.predictedOverReal.isFinite && abs(stereo.predictedOverReal - 1) < 0.1, "\(stereo)")
         #expect(stereo.unexplained <= mono.unexplained + 0.01, "two channels \(stereo), mono \(mono)")
     }
+
+    /// A sung line over a stereo backing (a bass in both speakers, a chord only in the left, an
+    /// arpeggio only in the right), heard 0.7 L + 0.3 R, 25 ms late, about as loud as the voice.
+    /// `reduce`: the speakers play it vocal-reduced-like (L = side + bass, R = −side + bass).
+    static func sungOverStereo(rate: Double, reduce: Bool) -> (mic: [Float], reference: [Float], side: [Float], truth: (Double) -> Double) {
+        let notes: [Double] = [196, 220, 247, 262, 294, 330, 294, 262, 247, 220]
+        let truth: (Double) -> Double = { t in
+            let slot = Int(t / 0.6)
+            guard slot < notes.count, t - Double(slot) * 0.6 < 0.45 else { return 0 }
+            return notes[slot]
+        }
+        let seconds = 0.6 * Double(notes.count)
+        var voice = TestSignals.harmonic(seconds: seconds, rate: rate) { truth($0) }
+        for i in voice.indices where truth(Double(i) / rate) == 0 { voice[i] = 0 }
+        let bass = TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.3) { t in Int(t / 1.2) % 2 == 0 ? 98 : 110 }
+        let chord = TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.3) { t in Int(t / 0.9) % 2 == 0 ? 392 : 349 }
+        let arpeggio = TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.3) { t in [523, 659, 784][Int(t / 0.3) % 3] }
+        var left = [Float](repeating: 0, count: voice.count), right = left
+        for i in voice.indices {
+            if reduce {
+                let side = 0.5 * (chord[i] - arpeggio[i])
+                left[i] = bass[i] + side
+                right[i] = bass[i] - side
+            } else {
+                left[i] = bass[i] + chord[i]
+                right[i] = bass[i] + arpeggio[i]
+            }
+        }
+        let delay = Int(0.025 * rate)
+        let mic = voice.indices.map { i in voice[i] + (i >= delay ? 0.7 * left[i - delay] + 0.3 * right[i - delay] : 0) }
+        let reference = reduce ? left : zip(left, right).map { 0.5 * ($0 + $1) }
+        return (mic, reference, zip(left, right).map { 0.5 * ($0 - $1) }, truth)
+    }
+
+    /// Share of frames after the first 0.6 s right about voicing and, when voiced, within 50 cents.
+    static func accuracy(_ frames: [PitchFrame], truth: (Double) -> Double) -> Double {
+        let judged = frames.filter { $0.time > 0.6 }
+        let right = judged.filter { frame in
+            let expected = truth(frame.time)
+            if expected == 0 { return !frame.isVoiced }
+            return frame.isVoiced && abs(1200 * log2(Double(frame.frequency) / expected)) <= 50
+        }
+        return Double(right.count) / Double(judged.count)
+    }
+
+    @Test(arguments: [false, true]) func aSingerOverAStereoBackingReadsNoWorseWithTheSide(reduce: Bool) {
+        let rate = 16_000.0
+        let (mic, reference, side, truth) = Self.sungOverStereo(rate: rate, reduce: reduce)
+        let mono = Self.accuracy(PitchDetector(sampleRate: rate).analyze(mic, backing: reference), truth: truth)
+        let stereo = Self.accuracy(PitchDetector(sampleRate: rate).analyze(mic, backing: reference, backingSecond: side), truth: truth)
+        print("singer over a stereo backing (reduce \(reduce)), heard 0.7 L + 0.3 R: accuracy \(mono) mono reference, \(stereo) mono + side")
+        #expect(stereo >= mono - 0.02, "mono + side \(stereo), mono \(mono)")
+        #expect(stereo >= 0.8, "mono + side \(stereo)")
+    }
 }
