@@ -3,6 +3,8 @@ import Synchronization
 /// What the speakers were fed, by output frame: the mono mix ((L + R) / 2; the left channel
 /// while vocal reduction cancels the centre, see `referenceSample`) of every frame the renderer wrote, after key and tempo change, fades, pauses and seeks — exactly what played.
 /// The bleed suppressor's reference (docs/pitch.md, "Live use with bleed suppression").
+/// Beside it, the side (L − R) / 2 of the same frames: the suppressor fits a microphone from
+/// both, as it hears the two speakers in its own ratio (`sideSample`).
 ///
 /// One writer (the render callback: no lock, no allocation — a copy into preallocated storage
 /// and one atomic store) and any number of readers (one pitch worker per microphone). Frame `f`
@@ -15,6 +17,8 @@ public final class RenderedOutputTap: @unchecked Sendable {
     public let capacity: Int
     private let mask: Int
     private let storage: UnsafeMutablePointer<Float>
+    /// The side of the same frames, same slots.
+    private let sideStorage: UnsafeMutablePointer<Float>
     /// One past the newest frame written.
     private let end = Atomic<Int64>(0)
 
@@ -27,9 +31,14 @@ public final class RenderedOutputTap: @unchecked Sendable {
         mask = size - 1
         storage = .allocate(capacity: size)
         storage.initialize(repeating: 0, count: size)
+        sideStorage = .allocate(capacity: size)
+        sideStorage.initialize(repeating: 0, count: size)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        sideStorage.deallocate()
+    }
 
     /// Output frames readers can still fetch: the newest half of the ring.
     public var servedFrames: Int { capacity / 2 }
@@ -48,13 +57,22 @@ public final class RenderedOutputTap: @unchecked Sendable {
         centreCancelled ? left : 0.5 * (left + right)
     }
 
+    /// The second reference channel: the side (L − R) / 2 (0 for a mono output). With the mono
+    /// reference it spans both speakers, so the suppressor can fit any microphone's mix of them.
+    @inline(__always)
+    static func sideSample(left: Float, right: Float) -> Float {
+        0.5 * (left - right)
+    }
+
     /// Records `frames` interleaved stereo frames starting at output frame `frame`. Frames must
     /// follow on from the previous call (the renderer's output frame count never goes back).
     /// `centreCancelled`: the frames are vocal-reduced (see `referenceSample`).
     func write(interleaved: UnsafePointer<Float>, frames: Int, at frame: Int64, centreCancelled: Bool = false) {
         for i in 0..<frames {
-            storage[Int(truncatingIfNeeded: frame + Int64(i)) & mask] =
-                Self.referenceSample(left: interleaved[2 * i], right: interleaved[2 * i + 1], centreCancelled: centreCancelled)
+            let slot = Int(truncatingIfNeeded: frame + Int64(i)) & mask
+            let left = interleaved[2 * i], right = interleaved[2 * i + 1]
+            storage[slot] = Self.referenceSample(left: left, right: right, centreCancelled: centreCancelled)
+            sideStorage[slot] = Self.sideSample(left: left, right: right)
         }
         end.store(frame + Int64(frames), ordering: .releasing)
     }
@@ -63,8 +81,10 @@ public final class RenderedOutputTap: @unchecked Sendable {
 
     /// Copies output frames `start ..< start + count` into `out`; frames not written yet, or
     /// no longer held, read as silence. Returns false when any frame was unavailable.
+    /// `side`: when given, receives the side of the same frames.
     @discardableResult
-    public func copy(from start: Int64, count: Int, into out: UnsafeMutablePointer<Float>) -> Bool {
+    public func copy(from start: Int64, count: Int, into out: UnsafeMutablePointer<Float>,
+                     side: UnsafeMutablePointer<Float>? = nil) -> Bool {
         guard count > 0 else { return true }
         let newest = end.load(ordering: .acquiring)
         let oldest = newest - Int64(servedFrames)
@@ -73,13 +93,18 @@ public final class RenderedOutputTap: @unchecked Sendable {
         var complete = lo == start && hi == start + Int64(count)
         for i in 0..<count {
             let f = start + Int64(i)
-            out[i] = f >= lo && f < hi ? storage[Int(truncatingIfNeeded: f) & mask] : 0
+            let held = f >= lo && f < hi
+            out[i] = held ? storage[Int(truncatingIfNeeded: f) & mask] : 0
+            side?[i] = held ? sideStorage[Int(truncatingIfNeeded: f) & mask] : 0
         }
         // The writer may have run on meanwhile: anything that left the served half is suspect.
         let after = end.load(ordering: .acquiring) - Int64(servedFrames)
         if after > lo {
             let stale = Int(min(after, hi) - start)
-            if stale > 0 { (out).update(repeating: 0, count: min(stale, count)) }
+            if stale > 0 {
+                out.update(repeating: 0, count: min(stale, count))
+                side?.update(repeating: 0, count: min(stale, count))
+            }
             complete = false
         }
         return complete

@@ -19,6 +19,8 @@ public final class LivePitchTracker {
     private let buffer: UnsafeMutableBufferPointer<Float>
     private let backing: PlayedBackingAligner?
     private let backingBuffer: UnsafeMutableBufferPointer<Float>
+    /// The played side beside it (the suppressor fits the mic from both speakers).
+    private let sideBuffer: UnsafeMutableBufferPointer<Float>
     /// Capture frame number of the first sample fed to the detector.
     private var firstFrame: Int64?
     /// Media time of the newest analysed frame (voiced or not).
@@ -48,12 +50,15 @@ public final class LivePitchTracker {
         buffer.initialize(repeating: 0)
         backingBuffer = .allocate(capacity: 4096)
         backingBuffer.initialize(repeating: 0)
+        sideBuffer = .allocate(capacity: 4096)
+        sideBuffer.initialize(repeating: 0)
         self.backing = backing.map { PlayedBackingAligner(tap: $0, clock: clock, micRate: channel.sampleRate, maxBlock: 4096) }
     }
 
     deinit {
         buffer.deallocate()
         backingBuffer.deallocate()
+        sideBuffer.deallocate()
     }
 
     /// Whether blocks are analysed with the played backing as the bleed reference.
@@ -67,12 +72,13 @@ public final class LivePitchTracker {
             if n == 0 { break }
             if firstFrame == nil { firstFrame = reader.nextFrame - Int64(n) }
             let rate = detector.sampleRate
-            var reference: UnsafeBufferPointer<Float>?
+            var reference: UnsafeBufferPointer<Float>?, side: UnsafeBufferPointer<Float>?
             if let backing, let base = backingBuffer.baseAddress {
-                backing.fill(base, count: n, firstHostTime: captured.map { $0 - (referenceShift?() ?? 0) })
+                backing.fill(base, side: sideBuffer.baseAddress, count: n, firstHostTime: captured.map { $0 - (referenceShift?() ?? 0) })
                 reference = UnsafeBufferPointer(rebasing: backingBuffer[0..<n])
+                side = UnsafeBufferPointer(rebasing: sideBuffer[0..<n])
             }
-            detector.process(UnsafeBufferPointer(rebasing: buffer[0..<n]), backing: reference) { frame in
+            detector.process(UnsafeBufferPointer(rebasing: buffer[0..<n]), backing: reference, backingSecond: side) { frame in
                 let captureFrame = firstFrame! + Int64((frame.time * rate).rounded())
                 guard let host = reader.hostTime(ofFrame: captureFrame),
                       let heard = clock.media(atHostTime: host), heard.playing else { return }

@@ -26,6 +26,7 @@ final class PlayedBackingAligner {
     /// Output frame (fractional) for the next microphone sample; nil until anchored.
     private var next: Double?
     private let scratch: UnsafeMutablePointer<Float>
+    private let sideScratch: UnsafeMutablePointer<Float>
     private let scratchCount: Int
     let maxBlock: Int
 
@@ -40,16 +41,23 @@ final class PlayedBackingAligner {
         scratchCount = Int((Double(maxBlock) * step).rounded(.up)) + 4
         scratch = .allocate(capacity: scratchCount)
         scratch.initialize(repeating: 0, count: scratchCount)
+        sideScratch = .allocate(capacity: scratchCount)
+        sideScratch.initialize(repeating: 0, count: scratchCount)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        sideScratch.deallocate()
+    }
 
     /// Fills `out[0..<count]` (count ≤ maxBlock) with the reference for `count` microphone
     /// samples whose first was captured at `hostTime` (nil: unknown → silence, re-anchor later).
-    func fill(_ out: UnsafeMutablePointer<Float>, count: Int, firstHostTime hostTime: Double?) {
+    /// `side`: when given, receives the played side (`RenderedOutputTap.sideSample`) the same way.
+    func fill(_ out: UnsafeMutablePointer<Float>, side: UnsafeMutablePointer<Float>? = nil, count: Int, firstHostTime hostTime: Double?) {
         precondition(count <= maxBlock, "block larger than the aligner was made for")
         guard let hostTime else {
             out.update(repeating: 0, count: count)
+            side?.update(repeating: 0, count: count)
             next = nil
             return
         }
@@ -58,13 +66,14 @@ final class PlayedBackingAligner {
         if abs(position - target) > tolerance { position = target }
         let first = Int64(position.rounded(.down))
         let span = min(Int((position + Double(count) * step).rounded(.down) - Double(first)) + 2, scratchCount)
-        tap.copy(from: first, count: span, into: scratch)
+        tap.copy(from: first, count: span, into: scratch, side: side == nil ? nil : sideScratch)
         let base = Double(first)
         for i in 0..<count {
             let p = position + Double(i) * step - base
             let j = min(Int(p), span - 2)
             let frac = Float(p - Double(j))
             out[i] = scratch[j] + (scratch[j + 1] - scratch[j]) * frac
+            if let side { side[i] = sideScratch[j] + (sideScratch[j + 1] - sideScratch[j]) * frac }
         }
         next = position + Double(count) * step
     }

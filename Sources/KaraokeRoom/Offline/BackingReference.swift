@@ -50,8 +50,9 @@ public struct BackingReference: Sendable, Equatable, Encodable {
         return chosen
     }
 
-    /// The mono reference at `sampleRate` (nil for `.none`).
-    func render(sampleRate: Double) throws(OfflineScoringError) -> [Float]? {
+    /// The reference at `sampleRate` (nil for `.none`): the mono reference and the played side
+    /// (`PlayedBacking.renderChannels`), both from `lead` ahead of the recording.
+    func render(sampleRate: Double) throws(OfflineScoringError) -> (mono: [Float], side: [Float])? {
         guard let path else { return nil }
         let track: TrackSource
         do { track = try TrackSource.load(path: path, sampleRate: sampleRate) } catch MIDISynthesizer.RenderError.noSoundFont {
@@ -60,6 +61,8 @@ public struct BackingReference: Sendable, Equatable, Encodable {
         } catch {
             throw .backing(path: path, message: "\(error)")
         }
-        return Array(PlayedBacking.render(track, keySemitones: keySemitones, tempo: tempo, vocalReduction: vocalReduction).dropFirst(Int(Self.leadSeconds * sampleRate)))
+        let played = PlayedBacking.renderChannels(track, keySemitones: keySemitones, tempo: tempo, vocalReduction: vocalReduction)
+        let lead = Int(Self.leadSeconds * sampleRate)
+        return (Array(played.reference.dropFirst(lead)), Array(played.side.dropFirst(lead)))
     }
 }

@@ -16,13 +16,19 @@ public struct DetectorPitchSource: PitchSampleSource {
 
     /// With `backing`, the detector suppresses the backing bleeding into the recording.
     public func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?) -> [PitchSample] {
+        pitchSamples(of: mono, sampleRate: sampleRate, backing: backing, backingSide: nil)
+    }
+
+    /// With `backingSide` too (a stereo output's side), the suppressor fits the recording's bleed
+    /// from both played channels.
+    public func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?, backingSide: [Float]?) -> [PitchSample] {
         var configuration = configuration
         // Until the suppressor has its own estimate, assume the bleed arrives just as the reference's lead.
         if backing != nil && configuration.bleed.initialDelaySeconds == 0 {
             configuration.bleed.initialDelaySeconds = BackingReference.leadSeconds
         }
         let detector = PitchDetector(sampleRate: sampleRate, configuration: configuration)
-        return detector.analyze(mono, backing: backing).map(Self.sample)
+        return detector.analyze(mono, backing: backing, backingSecond: backing == nil ? nil : backingSide).map(Self.sample)
     }
 
     /// Frame time is the centre of the analysis window: when the sound was in the recording.

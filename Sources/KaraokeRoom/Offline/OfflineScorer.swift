@@ -77,7 +77,8 @@ public struct OfflineScorer: Sendable {
             session = try ScoringSession(song: judged, partIndex: options.part, configuration: options.configuration, derivedNotes: derived)
         } catch { throw .reference(error) }
         let backing = try options.backing.render(sampleRate: recording.sampleRate)
-        session.feed(contentsOf: mediaTimed(pitchSource.pitchSamples(of: recording.mono(), sampleRate: recording.sampleRate, backing: backing),
+        session.feed(contentsOf: mediaTimed(pitchSource.pitchSamples(of: recording.mono(), sampleRate: recording.sampleRate,
+                                                                     backing: backing?.mono, backingSide: backing?.side),
                                             tempo: options.configuration.tempo))
         let result = session.finish()
         if result.basis == .participation { warnings.append("\(ScoreBasis.participation.explanation).") }

@@ -8,10 +8,17 @@ public protocol PitchSampleSource: Sendable {
     /// The same, with the backing as played over the same span (same rate, starting with
     /// `mono`) as the bleed reference. Sources that cannot use it ignore it.
     func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?) -> [PitchSample]
+    /// The same with a stereo output's side, (L − R) / 2 as played, beside the mono `backing`
+    /// (`PlayedBacking.renderChannels`). Sources that cannot use it ignore it.
+    func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?, backingSide: [Float]?) -> [PitchSample]
 }
 
 extension PitchSampleSource {
     public func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?) -> [PitchSample] {
         pitchSamples(of: mono, sampleRate: sampleRate)
+    }
+
+    public func pitchSamples(of mono: [Float], sampleRate: Double, backing: [Float]?, backingSide: [Float]?) -> [PitchSample] {
+        pitchSamples(of: mono, sampleRate: sampleRate, backing: backing)
     }
 }

@@ -22,11 +22,19 @@ import CFFTW
 /// rule, a share of the whole frame's power, dropped sung frames whenever the backing was
 /// louder in the frame overall.) `bearsOutLongerPeriod` checks the harmonic-reading check's
 /// move to a longer period against the same cleaned spectrum.
+/// Stereo output: the microphone hears the two speakers in its own ratio. With a second played
+/// channel (the side, (L − R) / 2) the path fits the microphone from both (`ConvolutiveBleedPath`'s
+/// second-channel tap): with vocal reduction the speakers play the side in anti-phase above the
+/// bass and the centre only in the bass, and one mono reference matched the side or the bass at
+/// the microphone's gain, never both (a silent singer scored 284 of 2951 from vocal-reduced
+/// speakers; docs/audio-engine.md).
 /// Chosen over an NLMS echo canceller because it adds no latency, costs one FFT per frame
 /// (an NLMS filter covering a 250 ms path is ~4000 taps per sample) and does not need the
 /// phase of the path to stay exact while the singer moves.
 final class BleedSuppressor {
     private let fft: RealFFT
+    /// The second played channel's window and spectrum.
+    private let secondFFT: RealFFT
     private let window: UnsafePointer<Float>
     private let length: Int
     /// The bleed path over the backing's current and past frames.
@@ -54,6 +62,7 @@ final class BleedSuppressor {
 
     init(fftSize: Int, window: UnsafePointer<Float>, length: Int, configuration: BleedConfiguration) {
         fft = RealFFT(size: fftSize)
+        secondFFT = RealFFT(size: fftSize)
         self.window = window
         self.length = length
         let bins = fftSize / 2 + 1
@@ -99,10 +108,12 @@ final class BleedSuppressor {
     ///   - micSpectrum: the microphone window's spectrum (same window, same FFT size).
     ///   - micPower: its power spectrum, cleaned in place.
     ///   - backing: the delay-aligned backing window, `length` samples.
+    ///   - second: the second played channel (the side of a stereo output), aligned the same way;
+    ///     nil for a mono reference.
     ///   - delay: the alignment used; when it changes, the older cross-spectra are down-weighted.
     func suppress(
         micSpectrum: UnsafePointer<fftwf_complex>, micPower: UnsafeMutablePointer<Float>,
-        backing: UnsafePointer<Float>, delay: Int
+        backing: UnsafePointer<Float>, second: UnsafePointer<Float>? = nil, delay: Int
     ) {
         if delay != pathDelay {
             // Cross-spectra made at another alignment describe this one only roughly (a
@@ -120,10 +131,28 @@ final class BleedSuppressor {
             energy += v * v
         }
         for i in length..<fft.size { input[i] = 0 }
+        var secondEnergy: Float = 0
+        if let second {
+            let secondInput = secondFFT.input
+            for i in 0..<length {
+                let v = second[i] * window[i]
+                secondInput[i] = v
+                secondEnergy += v * v
+            }
+            for i in length..<fft.size { secondInput[i] = 0 }
+        }
         active = energy > 1e-10
         guard active else { return }
         fft.forward()
-        path.update(backing: fft.spectrum, mic: micSpectrum)
+        // A silent second channel (a mono output) is left out, as if none were given.
+        let secondSpectrum: UnsafePointer<fftwf_complex>?
+        if secondEnergy > 0 {
+            secondFFT.forward()
+            secondSpectrum = UnsafePointer(secondFFT.spectrum)
+        } else {
+            secondSpectrum = nil
+        }
+        path.update(backing: fft.spectrum, second: secondSpectrum, mic: micSpectrum)
         var bleedTotal: Float = 0
         for k in 0..<fft.bins { gain[k] = path.pathGain[k] }
         let d = tailDecay, oneMinusD = 1 - tailDecay

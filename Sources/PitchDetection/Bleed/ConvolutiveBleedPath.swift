@@ -18,10 +18,24 @@ import Foundation
 /// estimated in the complex domain: the voice, with a phase unrelated to the backing's, averages
 /// out of `r` instead of biasing it upwards as a power-domain fit would.
 ///
+/// A second played channel (stereo output): one more tap, at lag 0, on the second channel's
+/// spectrum, so the fit is `M ≈ Σ_l h_l·B + g·S` — the microphone hears the two speakers in its
+/// own ratio, and with vocal reduction (L = side + bass, R = −side + bass) no single mono
+/// reference can stand for both at their different gains. The tap joins a bin's solve only
+/// where the second channel carried power in the memory (`secondChannelShare` of the first
+/// channel's): a mono output (side = 0) solves exactly the single-channel system it did before,
+/// and a second channel collinear with the first (sustained, identical in both speakers) is held
+/// by the ridge like the past lags of a sustained note.
+///
 /// Real-time safe: every buffer is allocated in `init`; `update` does not allocate or lock.
 final class ConvolutiveBleedPath {
     let bins: Int
     let taps: Int
+    /// Row length of the per-bin statistics: the lag taps plus the second channel's tap.
+    private let rowLength: Int
+    /// The second channel's tap joins a bin's solve when its mean power is at least this share
+    /// of the first channel's lag-0 power (−40 dB).
+    static let secondChannelShare: Float = 1e-4
     /// Lags of the taps, in frames (ascending, the first 0).
     private let lags: UnsafeMutablePointer<Int>
     /// Ring of the last `depth` backing spectra (interleaved re, im per bin).
@@ -63,23 +77,24 @@ final class ConvolutiveBleedPath {
                      "bleed path lags must start at 0 and increase")
         self.bins = bins
         taps = tapLags.count
+        rowLength = taps + 1
         lags = .allocate(capacity: taps)
         for (i, l) in tapLags.enumerated() { lags[i] = l }
         depth = tapLags[tapLags.count - 1] + 1
         ring = .allocate(capacity: depth * bins * 2)
         ring.initialize(repeating: 0, count: depth * bins * 2)
-        correlation = .allocate(capacity: bins * taps * taps * 2)
-        correlation.initialize(repeating: 0, count: bins * taps * taps * 2)
-        cross = .allocate(capacity: bins * taps * 2)
-        cross.initialize(repeating: 0, count: bins * taps * 2)
-        filter = .allocate(capacity: bins * taps * 2)
-        filter.initialize(repeating: 0, count: bins * taps * 2)
-        regressors = .allocate(capacity: taps * 2)
-        regressors.initialize(repeating: 0, count: taps * 2)
-        factor = .allocate(capacity: taps * taps * 2)
-        factor.initialize(repeating: 0, count: taps * taps * 2)
-        solution = .allocate(capacity: taps * 2)
-        solution.initialize(repeating: 0, count: taps * 2)
+        correlation = .allocate(capacity: bins * rowLength * rowLength * 2)
+        correlation.initialize(repeating: 0, count: bins * rowLength * rowLength * 2)
+        cross = .allocate(capacity: bins * rowLength * 2)
+        cross.initialize(repeating: 0, count: bins * rowLength * 2)
+        filter = .allocate(capacity: bins * rowLength * 2)
+        filter.initialize(repeating: 0, count: bins * rowLength * 2)
+        regressors = .allocate(capacity: rowLength * 2)
+        regressors.initialize(repeating: 0, count: rowLength * 2)
+        factor = .allocate(capacity: rowLength * rowLength * 2)
+        factor.initialize(repeating: 0, count: rowLength * rowLength * 2)
+        solution = .allocate(capacity: rowLength * 2)
+        solution.initialize(repeating: 0, count: rowLength * 2)
         predictedPower = .allocate(capacity: bins)
         predictedPower.initialize(repeating: 0, count: bins)
         pathGain = .allocate(capacity: bins)
@@ -121,8 +136,10 @@ final class ConvolutiveBleedPath {
 
     /// Takes this frame's backing and microphone spectra: predicts the bleed with the current
     /// filter (into `predictedPower`), then updates the statistics and, every `solveInterval`
-    /// frames, the filter.
-    func update(backing: UnsafePointer<fftwf_complex>, mic: UnsafePointer<fftwf_complex>) {
+    /// frames, the filter. `second`: the second played channel's spectrum this frame (nil: none
+    /// played, counted as silence).
+    func update(backing: UnsafePointer<fftwf_complex>, second: UnsafePointer<fftwf_complex>? = nil,
+                mic: UnsafePointer<fftwf_complex>) {
         head = (head + 1) % depth
         let newest = ring + head * bins * 2
         for k in 0..<bins {
@@ -135,7 +152,7 @@ final class ConvolutiveBleedPath {
         untilSolve -= 1
         let solveNow = untilSolve <= 0
         if solveNow { untilSolve = solveInterval }
-        let n = taps
+        let n = taps, m = rowLength
         // Frames in the memory, as independent observations (an exponential memory of
         // 1/(1 − a) frames; neighbouring 46 ms windows 10 ms apart share most of their samples).
         let independentFrames = independence * Double(min(averaged, Int(1 / (1 - Double(smoothing)))))
@@ -152,25 +169,39 @@ final class ConvolutiveBleedPath {
                     regressors[2 * l + 1] = 0
                 }
             }
-            // Prediction with the filter solved so far (it has not seen this frame's voice).
-            let h = filter + k * n * 2
+            regressors[2 * n] = second?[k].0 ?? 0
+            regressors[2 * n + 1] = second?[k].1 ?? 0
+            // Prediction with the filter solved so far (it has not seen this frame's voice);
+            // the second channel's tap is 0 where it is not in the solve.
+            let h = filter + k * m * 2
             var yr: Float = 0, yi: Float = 0
-            for l in 0..<n {
+            for l in 0..<m {
                 let xr = regressors[2 * l], xi = regressors[2 * l + 1]
                 yr += h[2 * l] * xr - h[2 * l + 1] * xi
                 yi += h[2 * l] * xi + h[2 * l + 1] * xr
             }
             predictedPower[k] = shrink[k] * (yr * yr + yi * yi)
             // R ← a·R + b·x* xᵀ (upper triangle), r ← a·r + b·x* M.
-            let r = correlation + k * n * n * 2
-            let c = cross + k * n * 2
+            let r = correlation + k * m * m * 2
+            let c = cross + k * m * 2
             let mr = mic[k].0, mi = mic[k].1
             micPower[k] = a * micPower[k] + b * (mr * mr + mi * mi)
-            for i in 0..<n {
+            // Without a second channel this frame its row and column only decay (a mono output
+            // costs what it did before the second channel existed).
+            let used = second == nil ? n : m
+            if used < m {
+                for i in 0..<m {
+                    r[2 * (i * m + n)] *= a
+                    r[2 * (i * m + n) + 1] *= a
+                }
+                c[2 * n] *= a
+                c[2 * n + 1] *= a
+            }
+            for i in 0..<used {
                 let xr = regressors[2 * i], xi = -regressors[2 * i + 1]  // conj(x_i)
-                for j in i..<n {
+                for j in i..<used {
                     let zr = regressors[2 * j], zi = regressors[2 * j + 1]
-                    let idx = 2 * (i * n + j)
+                    let idx = 2 * (i * m + j)
                     r[idx] = a * r[idx] + b * (xr * zr - xi * zi)
                     r[idx + 1] = a * r[idx + 1] + b * (xr * zi + xi * zr)
                 }
@@ -194,22 +225,27 @@ final class ConvolutiveBleedPath {
     /// adjusted share 1 − (1 − C)(N − 1)/(N − n − 1) (0 until N > n + 1), and the prediction
     /// with it.
     private func solve(bin k: Int, independentFrames: Double) {
-        let n = taps
-        let r = correlation + k * n * n * 2
-        let c = cross + k * n * 2
-        let h = filter + k * n * 2
+        let row = rowLength
+        let r = correlation + k * row * row * 2
+        let c = cross + k * row * 2
+        let h = filter + k * row * 2
+        // The second channel's tap (index `taps`) joins only where it carried power.
+        let secondPower = r[2 * (taps * row + taps)]
+        let n = secondPower > Self.secondChannelShare * r[0] && secondPower > 0 ? taps + 1 : taps
+        h[2 * taps] = 0
+        h[2 * taps + 1] = 0
         var trace: Double = 0
-        for i in 0..<n { trace += Double(r[2 * (i * n + i)]) }
+        for i in 0..<n { trace += Double(r[2 * (i * row + i)]) }
         let load = ridge * trace / Double(n) + 1e-30
         // A(i, j) for i ≥ j is conj(R(j, i)); L is stored in `factor` (lower triangle).
         for j in 0..<n {
-            var d = Double(r[2 * (j * n + j)]) + load
+            var d = Double(r[2 * (j * row + j)]) + load
             for m in 0..<j {
                 let lr = factor[2 * (j * n + m)], li = factor[2 * (j * n + m) + 1]
                 d -= lr * lr + li * li
             }
             guard d > 0 else {
-                for i in 0..<(2 * n) { h[i] = 0 }
+                for i in 0..<(2 * row) { h[i] = 0 }
                 pathGain[k] = 0
                 return
             }
@@ -218,7 +254,7 @@ final class ConvolutiveBleedPath {
             factor[2 * (j * n + j) + 1] = 0
             for i in (j + 1)..<max(j + 1, n) {
                 // A(i, j) = conj(R(j, i)).
-                var sr = Double(r[2 * (j * n + i)]), si = -Double(r[2 * (j * n + i) + 1])
+                var sr = Double(r[2 * (j * row + i)]), si = -Double(r[2 * (j * row + i) + 1])
                 for m in 0..<j {
                     // L(i, m) · conj(L(j, m))
                     let ar = factor[2 * (i * n + m)], ai = factor[2 * (i * n + m) + 1]
@@ -276,9 +312,9 @@ final class ConvolutiveBleedPath {
 
     func reset() {
         ring.update(repeating: 0, count: depth * bins * 2)
-        correlation.update(repeating: 0, count: bins * taps * taps * 2)
-        cross.update(repeating: 0, count: bins * taps * 2)
-        filter.update(repeating: 0, count: bins * taps * 2)
+        correlation.update(repeating: 0, count: bins * rowLength * rowLength * 2)
+        cross.update(repeating: 0, count: bins * rowLength * 2)
+        filter.update(repeating: 0, count: bins * rowLength * 2)
         predictedPower.update(repeating: 0, count: bins)
         pathGain.update(repeating: 0, count: bins)
         singleFrameGain.update(repeating: 0, count: bins)

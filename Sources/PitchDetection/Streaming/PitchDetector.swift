@@ -43,6 +43,11 @@ public final class PitchDetector: @unchecked Sendable {
     private let decimated: UnsafeMutablePointer<Float>
     private let decimatedBacking: UnsafeMutablePointer<Float>
     private let backingDecimator: Decimator
+    /// The second played channel (stereo output's side), treated like the backing.
+    private let decimatedSecond: UnsafeMutablePointer<Float>
+    private let secondDecimator: Decimator
+    private var secondLowCut: LowFrequencyCut
+    private let secondHistory: SampleHistory
     /// Raw analysis-rate microphone samples (level, energy balance).
     private let history: SampleHistory
     /// The same after the low-frequency cut (period estimation).
@@ -83,6 +88,9 @@ public final class PitchDetector: @unchecked Sendable {
         hop = hopSamples / factor
         decimator = Decimator(factor: factor)
         backingDecimator = Decimator(factor: factor)
+        secondDecimator = Decimator(factor: factor)
+        decimatedSecond = .allocate(capacity: decimator.maxBlock / factor + 1)
+        decimatedSecond.initialize(repeating: 0, count: decimator.maxBlock / factor + 1)
         decimated = .allocate(capacity: decimator.maxBlock / factor + 1)
         decimatedBacking = .allocate(capacity: decimator.maxBlock / factor + 1)
         decimated.initialize(repeating: 0, count: decimator.maxBlock / factor + 1)
@@ -104,6 +112,8 @@ public final class PitchDetector: @unchecked Sendable {
         lowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
         backingLowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
         backingHistory = SampleHistory(capacity: length + maxDelay)
+        secondLowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
+        secondHistory = SampleHistory(capacity: length + maxDelay)
         bleed = BleedSuppressor(fftSize: difference.fft.size, window: difference.window, length: length, configuration: bleedConfig)
         delayEstimator = DelayEstimator(
             blockLength: max(256, Int((bleedConfig.delayBlockSeconds * rate).rounded())),
@@ -117,27 +127,39 @@ public final class PitchDetector: @unchecked Sendable {
     deinit {
         decimated.deallocate()
         decimatedBacking.deallocate()
+        decimatedSecond.deallocate()
     }
 
     /// Pushes microphone samples (any count, mono, −1…1) and emits every frame completed by them.
-    /// - Parameter backing: the backing track as played over the same span (same count,
-    ///   same rate), when known; turns on bleed suppression for these samples.
+    /// - Parameters:
+    ///   - backing: the backing track as played over the same span (same count, same rate),
+    ///     when known; turns on bleed suppression for these samples. For a stereo output, the
+    ///     mono reference (the mix, or the left channel while vocal reduction cancels the centre).
+    ///   - backingSecond: for a stereo output, its side (L − R) / 2 over the same span: the
+    ///     suppressor then fits the microphone from both (a microphone hears the speakers in its
+    ///     own ratio). Ignored without `backing`.
     public func process(
         _ samples: UnsafeBufferPointer<Float>,
         backing: UnsafeBufferPointer<Float>? = nil,
+        backingSecond: UnsafeBufferPointer<Float>? = nil,
         emit: (PitchFrame) -> Void
     ) {
         if let backing { precondition(backing.count == samples.count, "backing must cover the same samples") }
+        if let backingSecond { precondition(backingSecond.count == samples.count, "the second channel must cover the same samples") }
         guard let micBase = samples.baseAddress else { return }
         var offset = 0
         while offset < samples.count {
             let n = min(decimator.maxBlock, samples.count - offset)
             let produced = decimator.process(micBase + offset, count: n, into: decimated)
-            var useBacking = false
+            var useBacking = false, useSecond = false
             if let backingBase = backing?.baseAddress {
                 // Same factor, same phase: the backing yields exactly as many samples.
                 _ = backingDecimator.process(backingBase + offset, count: n, into: decimatedBacking)
                 useBacking = true
+                if let secondBase = backingSecond?.baseAddress {
+                    _ = secondDecimator.process(secondBase + offset, count: n, into: decimatedSecond)
+                    useSecond = true
+                }
             }
             for j in 0..<produced {
                 let y = decimated[j]
@@ -147,6 +169,7 @@ public final class PitchDetector: @unchecked Sendable {
                     let b = decimatedBacking[j]
                     backingHistory.append(backingLowCut.process(b))
                     delayEstimator.push(mic: y, backing: b)
+                    secondHistory.append(useSecond ? secondLowCut.process(decimatedSecond[j]) : 0)
                 }
                 untilNextFrame -= 1
                 if untilNextFrame == 0 {
@@ -160,7 +183,8 @@ public final class PitchDetector: @unchecked Sendable {
 
     /// One-shot analysis of a whole signal: one frame per hop from t = 0 to the end
     /// (the end is padded with silence so the last frames are complete).
-    public func analyze(_ samples: [Float], backing: [Float]? = nil) -> [PitchFrame] {
+    /// `backingSecond`: a stereo output's side, as in `process`.
+    public func analyze(_ samples: [Float], backing: [Float]? = nil, backingSecond: [Float]? = nil) -> [PitchFrame] {
         reset()
         var frames: [PitchFrame] = []
         let count = samples.isEmpty ? 0 : (samples.count - 1) / hopSamples + 1
@@ -171,10 +195,18 @@ public final class PitchDetector: @unchecked Sendable {
         if let backing {
             var aligned = Array(backing.prefix(samples.count))
             aligned += [Float](repeating: 0, count: samples.count - aligned.count)
+            var second = backingSecond.map { Array($0.prefix(samples.count)) }
+            if second != nil { second! += [Float](repeating: 0, count: samples.count - second!.count) }
             samples.withUnsafeBufferPointer { mic in
-                aligned.withUnsafeBufferPointer { process(mic, backing: $0, emit: collect) }
+                aligned.withUnsafeBufferPointer { reference in
+                    if let second {
+                        second.withUnsafeBufferPointer { process(mic, backing: reference, backingSecond: $0, emit: collect) }
+                    } else {
+                        process(mic, backing: reference, emit: collect)
+                    }
+                }
             }
-            tail.withUnsafeBufferPointer { process($0, backing: $0, emit: collect) }
+            tail.withUnsafeBufferPointer { process($0, backing: $0, backingSecond: second == nil ? nil : $0, emit: collect) }
         } else {
             samples.withUnsafeBufferPointer { process($0, emit: collect) }
             tail.withUnsafeBufferPointer { process($0, emit: collect) }
@@ -191,6 +223,9 @@ public final class PitchDetector: @unchecked Sendable {
         lowCut.reset()
         backingLowCut.reset()
         backingHistory.reset()
+        secondDecimator.reset()
+        secondLowCut.reset()
+        secondHistory.reset()
         bleed.reset()
         delayEstimator.reset(initialDelay: initialDelay)
         gate.reset()
@@ -219,9 +254,10 @@ public final class PitchDetector: @unchecked Sendable {
         let suppressing = withBacking && delayEstimator.isLocked
         if suppressing {
             let aligned = backingHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
+            let second = secondHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
             bleed.suppress(
                 micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned,
-                delay: delayEstimator.delay)
+                second: second, delay: delayEstimator.delay)
         }
         guard difference.evaluate() else {
             gate.reset()
