@@ -19,9 +19,16 @@ final class FollowingSinger: @unchecked Sendable {
     private var scratch = [Float](repeating: 0, count: 48_000)
     /// How far the clock's estimate may part from the voice before the voice jumps to it.
     private let realignSamples: Int
+    private let writeAhead: Double
     /// How often the voice jumped to the clock (mainloop thread; read after `close`). With a
     /// wide tolerance, more than the seeks mean the room's playback stalled (overloaded machine).
     private(set) var realigns = 0
+    /// Jumps more than 0.5 s apart: a stall of the room's playback (its clock stands still while
+    /// this stream goes on) re-aligns on every write until it plays again, but is one event.
+    private(set) var realignEpisodes = 0
+    private var lastRealign = -Double.infinity
+    /// Each jump: the media time, how far (samples; positive: the voice was behind) and this stream's latency then.
+    private(set) var realignShifts: [(media: Double, samples: Int, latency: Double)] = []
 
     /// `voice[i]` is the sample for media time `i / rate`.
     /// - Parameter realignTolerance: a singer re-finds the beat within a couple of milliseconds;
@@ -29,9 +36,15 @@ final class FollowingSinger: @unchecked Sendable {
     ///   clock estimate taken here at write time jitters by several milliseconds on a loaded
     ///   machine, and jumping with it shifted the simulated bleed against what the speakers
     ///   played, which no real room does (seen: 37–57 jumps in 20 s at load 20).
+    /// - Parameter writeAhead: how much this stream keeps buffered. A singer keeps it short (it
+    ///   re-finds the beat at once). Bleed writes far ahead with no pre-buffering: a mainloop
+    ///   held up by the scheduler (at load 12, 129 jumps in 20 s with 20 ms) then neither runs
+    ///   the stream dry nor, if it does, restarts it later (PulseAudio keeps reading through an
+    ///   underrun without prebuf, so every sample keeps its place against the sink's clock).
     init(sink: String, voice: [Float], rate: Double, following clock: PlaybackClock,
-         realignTolerance: Double = 0.002) throws {
+         realignTolerance: Double = 0.002, writeAhead: Double = 0.02) throws {
         realignSamples = Int(realignTolerance * rate)
+        self.writeAhead = writeAhead
         self.voice = voice
         self.rate = rate
         self.clock = clock
@@ -67,7 +80,9 @@ final class FollowingSinger: @unchecked Sendable {
         pa_stream_set_write_callback(s, { s, nbytes, userdata in
             Unmanaged<FollowingSinger>.fromOpaque(userdata!).takeUnretainedValue().write(s!, bytes: nbytes)
         }, me)
-        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(0.02 * rate) * 4, prebuf: UInt32.max,
+        let keepsTimeline = writeAhead > 0.02
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(writeAhead * rate) * 4,
+                                  prebuf: keepsTimeline ? 0 : UInt32.max,
                                   minreq: UInt32(0.005 * rate) * 4, fragsize: UInt32.max)
         let flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
             | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_DONT_MOVE.rawValue
@@ -88,7 +103,14 @@ final class FollowingSinger: @unchecked Sendable {
             let index = Int(((media + latency) * rate).rounded())
             // Keep the voice continuous; re-align only when the backing moved (a seek, an underrun).
             var start = nextIndex ?? index
-            if abs(index - start) > realignSamples { start = index; realigns += 1 }
+            if abs(index - start) > realignSamples {
+                let now = HostClock.now()
+                if realignShifts.count < 1000 { realignShifts.append((media, index - start, latency)) }
+                if now - lastRealign > 0.5 { realignEpisodes += 1 }
+                lastRealign = now
+                start = index
+                realigns += 1
+            }
             for k in 0..<frames {
                 let i = start + k
                 scratch[k] = i >= 0 && i < voice.count ? voice[i] : 0
