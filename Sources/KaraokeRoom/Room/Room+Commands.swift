@@ -7,7 +7,7 @@ import SongModel
 /// Room commands from clients: validation, the change, and what is sent back.
 extension Room {
     func perform(_ command: ClientCommand, from client: ClientID, requestId: Int?) throws {
-        if command.endsIntermission { intermissionEnds = nil }
+        if command.endsIntermission, !(command.waitsForCalibration && calibratingSinger != nil) { intermissionEnds = nil }
         switch command {
         case .hello(let role, let pin, let name, let token):
             var issued: String?
@@ -300,6 +300,7 @@ extension Room {
                 logger.info("calibrated the microphone of singer \(singer + 1): mic delay \(delay.stateMilliseconds) ms")
             }
             broadcastState()
+            endIntermissionWhenDue()  // a song held by the calibration starts now
         }
     }
 
