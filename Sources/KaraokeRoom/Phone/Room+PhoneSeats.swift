@@ -13,6 +13,11 @@ extension Room {
         }
     }
 
+    /// `PhoneSeats` hears of every part a `selectSinger` gives a phone seat (host or phone user).
+    func onPhonePartChosen(_ listener: @escaping @Sendable (_ singer: Int, _ part: Int) -> Void) {
+        queue.async { [self] in phonePartChosen = listener }
+    }
+
     func logPhone(_ message: String) { logger.info("\(message)") }
 
     func phoneSeatGiven(singer: Int) {

@@ -131,6 +131,7 @@ extension Room {
             if let index = settings.singers.firstIndex(where: { $0.singer == singer }) {
                 settings.singers[index].part = part
                 if let name, !name.isEmpty { settings.singers[index].name = name }
+                if settings.singers[index].source == "phone" { phonePartChosen?(singer, part) }
             } else {
                 settings.singers.append(SingerPayload(singer: singer, name: name ?? "Singer \(singer + 1)", part: part, micDelayMs: 0))
                 settings.singers.sort { $0.singer < $1.singer }
