@@ -89,6 +89,26 @@ public enum ChildProcess {
         return Result(status: code, out: read(outPath) ?? Data(), err: read(errPath) ?? Data())
     }
 
+    /// Starts a long-running program (a daemon the test stops itself) and returns its pid without
+    /// waiting; stdin and stdout from/to /dev/null, stderr inherited. `environment` replaces the
+    /// test's. The caller signals it and reaps it with `waitpid`.
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw Failure.cannotStart(program: executable, reason: String(cString: strerror(spawned)))
+        }
+        return pid
+    }
+
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module leaves out.
     private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     nonisolated(unsafe) private static let addChdir: AddChdir? = dlsym(nil, "posix_spawn_file_actions_addchdir_np")
