@@ -153,7 +153,7 @@ function frame() {
   // Between songs, the room's pause before it starts the next one; then the seconds to its first line.
   const left = intermissionEnds === null ? 0 : Math.max(0, Math.ceil(intermissionEnds - performance.now() / 1000));
   const waiting = intermissionEnds !== null && connection.online !== false
-    ? (intermissionHeldBy ? `Next song ${left > 0 ? `in ${left} s` : 'waits'}: ${intermissionHeldBy}` : `Next song in ${left} s`)
+    ? (intermissionHeldBy ? `Next song ${left > 0 ? `in ${left} s` : 'waits'}:\n${intermissionHeldBy}` : `Next song in ${left} s`)
     : null;
   const countdown = waiting ?? (connection.playing && t < first ? `Singing starts in ${Math.ceil(first - t)} s` : null);
   if (countdown !== lastCountdown) {
@@ -161,6 +161,7 @@ function frame() {
     $('countdown').hidden = countdown === null;
     $('countdown').textContent = countdown ?? '';
     $('countdown').classList.toggle('between', waiting !== null);
+    $('countdown').classList.toggle('held', waiting !== null && !!intermissionHeldBy);
   }
   $('progress-fill').style.width = state?.duration ? `${Math.min(100, (t / state.duration) * 100)}%` : '0%';
   requestAnimationFrame(frame);
