@@ -63,6 +63,7 @@ extension Room {
                             logger.info("calibrated the phone of singer \(singer + 1): mic delay \(delay.seconds.stateMilliseconds) ms")
                         }
                         broadcastState()
+                        endIntermissionWhenDue()  // a song held by the calibration starts now
                         // A failure to keep the result still measured it (the live session uses it).
                         done(delay?.source == .calibrated ? delay?.seconds : nil, failure.map { "\($0)" })
                     }
