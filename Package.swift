@@ -74,6 +74,7 @@ let package = Package(
         // Vocal reduction's removal (dB) and cost (share of a core); docs/audio-engine.md.
         .executableTarget(name: "vocal-reduction-bench", dependencies: ["AudioEngine", "AudioFiles", "TestSupport"],
                           path: "Benchmarks/vocal-reduction"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SongFormatsTests", dependencies: ["SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "AudioFiles", "SongModel", "TestSupport"]),
@@ -82,7 +83,7 @@ let package = Package(
             "ScoreStore", "EventServer", "KaraokeRoom", "TestSupport",
         ]),
         .testTarget(name: "ScoreStoreTests", dependencies: [
-            "ScoreStore", "Scoring", "SongModel",
+            "ScoreStore", "Scoring", "SongModel", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),

@@ -15,6 +15,14 @@ import Testing
 extension PulseAudioTests {
 @Suite struct LiveBleedSuppressionTests {
     static let span = 32.0
+    /// The simulated bleed's buffer: deep enough that a busy scheduler never runs it dry
+    /// (FollowingSinger `writeAhead`, which also silences it while the room's playback stands
+    /// still), so the test measures the suppression, not the load.
+    static let bleedWriteAhead = 0.3
+
+    static var loadAverage: String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
+    }
 
     /// Sum of line scores (notes + line bonus) of the lines in `indices`.
     static func total(_ lines: [LineResult], only indices: Set<Int>? = nil) -> Double {
@@ -110,7 +118,7 @@ extension PulseAudioTests {
         let withoutReference = LiveScorer(session: try ScoringSession(song: room.song, configuration: configuration),
                                           channel: plain.channels[0], clock: room.engine.clock) { unsuppressed.append($0) }
         let bleed = try FollowingSinger(sink: "mic_sink", voice: room.micSignal(singing: false), rate: BleedRoom.rate,
-                                        following: room.engine.clock, realignTolerance: 0.03)
+                                        following: room.engine.clock, realignTolerance: 0.03, writeAhead: Self.bleedWriteAhead)
         defer { bleed.close() }
         withReference.start()
         withoutReference.start()
@@ -127,7 +135,14 @@ extension PulseAudioTests {
         _ = withoutReference.stop()
         room.engine.stop()
         bleed.close()
-        try #require(bleed.realigns <= 2, "playback stalled: the simulated bleed re-found the backing \(bleed.realigns) times")
+        print("the room's playback stood still \(bleed.roomStalls) times; the simulated bleed re-aligned \(bleed.realigns) times in \(bleed.realignEpisodes) episodes (load average \(Self.loadAverage)): "
+              + bleed.realignShifts.map { String(format: "%.2fs %+dsmp lat %.3f", $0.media, $0.samples, $0.latency) }.joined(separator: "; "))
+        // The bleed keeps its timeline through scheduling delays (`bleedWriteAhead`) and is silent
+        // while the room's playback stands still (as its speakers are), so a loaded machine's
+        // stalls are part of what is measured. A jump left over means the bleed is not what the
+        // speakers played: the apparatus, not the suppression, would be judged.
+        try #require(bleed.realignEpisodes <= 2,
+                     "the simulated bleed re-found the backing in \(bleed.realignEpisodes) episodes (\(bleed.realigns) writes): not what the speakers played")
 
         let with = Self.total(suppressed.all), without = Self.total(unsuppressed.all)
         print("with \(suppressed.all.map { "\($0.lineIndex):\(Int($0.score))+\(Int($0.bonus))" }) without \(unsuppressed.all.map { "\($0.lineIndex):\(Int($0.score))+\(Int($0.bonus))" })")
@@ -148,7 +163,7 @@ extension PulseAudioTests {
         let withReference = LivePitchTracker(channel: capture.channels[0], clock: room.engine.clock, backing: room.engine.renderedOutput)
         let withoutReference = LivePitchTracker(channel: plain.channels[0], clock: room.engine.clock)
         let bleed = try FollowingSinger(sink: "mic_sink", voice: room.micSignal(singing: false), rate: BleedRoom.rate,
-                                        following: room.engine.clock, realignTolerance: 0.03)
+                                        following: room.engine.clock, realignTolerance: 0.03, writeAhead: Self.bleedWriteAhead)
         defer { bleed.close() }
         room.engine.seek(to: 3)
         room.engine.play()
@@ -170,7 +185,7 @@ extension PulseAudioTests {
         bleed.close()
         // Start and seek make two jumps; more mean the playback stalled and the simulated bleed
         // no longer is what the speakers played: an overloaded machine, not a suppression result.
-        try #require(bleed.realigns <= 3, "playback stalled: the simulated bleed re-found the backing \(bleed.realigns) times")
+        try #require(bleed.realignEpisodes <= 3, "playback stalled: the simulated bleed re-found the backing in \(bleed.realignEpisodes) episodes (\(bleed.realigns) writes)")
         // Judge the stretch after the jump (the suppressor re-converges within 0.5 s).
         let after = { (s: [PitchSample]) in s.filter { $0.time > 21 && $0.time < 27 } }
         let voiced = { (s: [PitchSample]) in Double(s.filter { $0.midi != nil }.count) / Double(max(s.count, 1)) }

@@ -182,6 +182,67 @@ struct PhoneMicTests {
         #expect(waitUntil { phone.frames == 1 })
     }
 
+    /// A part the host gives a phone seat sticks through the phone taking its seat again (Stop
+    /// then Sing with the same link, or a reconnect with its token); the latest explicit change
+    /// wins, the phone's own included.
+    @Test func theHostsPartForAPhoneSeatSticksThroughARetake() throws {
+        let room = try PhoneRoom()
+        defer { room.stop() }
+        let host = try WebSocketTestClient(port: room.port)
+        _ = try host.waitFor("hello")
+        try host.sendText(#"{"type":"hello","role":"host","pin":"4321"}"#)
+        _ = try #require(try host.waitFor("hello") { $0["role"] as? String == "host" })
+        func part(_ singer: Int) throws -> Int? {
+            let state = try #require(try host.waitFor("state") { state in
+                ((state["singers"] as? [[String: Any]]) ?? []).contains { $0["singer"] as? Int == singer && $0["source"] as? String == "phone" }
+            })
+            return ((state["singers"] as? [[String: Any]]) ?? []).first { $0["singer"] as? Int == singer }?["part"] as? Int
+        }
+        let phone = try WebSocketTestClient(port: room.port)
+        _ = try phone.waitFor("hello")
+        try phone.sendText(#"{"type":"phoneMic","name":"Ann","part":0}"#)
+        let seat = try #require(try phone.waitFor("phoneMicSeat"))
+        let singer = try #require(seat["singer"] as? Int)
+        #expect(try part(singer) == 0)
+
+        try host.sendText(#"{"type":"selectSinger","singer":\#(singer),"part":1}"#)
+        #expect(try host.waitFor("state") { state in
+            ((state["singers"] as? [[String: Any]]) ?? []).contains { $0["singer"] as? Int == singer && $0["part"] as? Int == 1 }
+        } != nil)
+        // Stop, then Sing again with the same link (part 0): not a change, the host's part stays.
+        try phone.sendText(#"{"type":"phoneMicRelease"}"#)
+        _ = try #require(try phone.waitFor("phoneMicReleased"))
+        try phone.sendText(#"{"type":"phoneMic","name":"Ann","part":0}"#)
+        let again = try #require(try phone.waitFor("phoneMicSeat"))
+        #expect(again["part"] as? Int == 1)
+        let singerAgain = try #require(again["singer"] as? Int)
+        #expect(try part(singerAgain) == 1)
+        // A network blip: the page comes back with its token and is told the host's part.
+        let token = try #require(again["token"] as? String)
+        phone.close()
+        let back = try WebSocketTestClient(port: room.port)
+        _ = try back.waitFor("hello")
+        try back.sendText(#"{"type":"phoneMic","name":"Ann","part":0,"resume":"\#(token)"}"#)
+        #expect(try back.waitFor("phoneMicSeat")?["part"] as? Int == 1)
+        // The phone user's own explicit change (selectSinger from the phone) wins over the host's...
+        try back.sendText(#"{"type":"hello","role":"guest"}"#)
+        _ = try #require(try back.waitFor("hello") { $0["role"] as? String == "guest" })
+        try back.sendText(#"{"type":"selectSinger","singer":\#(singerAgain),"part":0}"#)
+        #expect(try host.waitFor("state") { state in
+            ((state["singers"] as? [[String: Any]]) ?? []).contains { $0["singer"] as? Int == singerAgain && $0["part"] as? Int == 0 }
+        } != nil)
+        try back.sendText(#"{"type":"phoneMicRelease"}"#)
+        _ = try #require(try back.waitFor("phoneMicReleased"))
+        try back.sendText(#"{"type":"phoneMic","name":"Ann","part":0}"#)
+        #expect(try back.waitFor("phoneMicSeat")?["part"] as? Int == 0)
+        // ...and so does a new part in the phone's own link.
+        try host.sendText(#"{"type":"selectSinger","singer":\#(singerAgain),"part":0}"#)
+        try back.sendText(#"{"type":"phoneMicRelease"}"#)
+        _ = try #require(try back.waitFor("phoneMicReleased"))
+        try back.sendText(#"{"type":"phoneMic","name":"Ann","part":1}"#)
+        #expect(try back.waitFor("phoneMicSeat")?["part"] as? Int == 1)
+    }
+
     @Test func atMostEightPhonesAndTheClockPingIsAnswered() throws {
         let room = try PhoneRoom()
         defer { room.stop() }

@@ -90,4 +90,46 @@ struct RoomIntermissionTests {
         let expected = endsIn + duration + 30 + 5
         #expect(abs(startsIn - expected) <= 1.5, "s3 starts in \(startsIn) s, expected \(expected) s")
     }
+
+    /// A calibration started in the pause between songs holds the next song: its countdown runs
+    /// out but the song waits (the state says why, `play` is refused and keeps the wait), then
+    /// starts once the calibration is over, whether it succeeded or failed.
+    @Test(arguments: [true, false])
+    func aCalibrationInThePauseHoldsTheNextSongUntilItIsOver(succeeds: Bool) throws {
+        let live = FakeLiveSession(inputLatencies: [0.004], calibrationTime: 4)
+        if !succeeds { live.setCalibrationOutcome(.failure(.init(description: "no calibration clicks arrived"))) }
+        let room = try TestRoomServer(loadSong: false, liveSession: live, catalog: RoomQueueTurnsTests.catalog()) {
+            $0.pauseBetweenSongs = 2
+        }
+        defer { room.stop() }
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        _ = try host.waitFor("hello") { ($0["role"] as? String) == "host" }
+        try host.sendText(#"{"type":"queueAdd","songId":"s1"}"#)
+        try host.sendText(#"{"type":"queueAdd","songId":"s2"}"#)
+        try host.sendText(#"{"type":"play"}"#)
+        try Self.runToEnd(host)
+        _ = try #require(try host.waitFor("state", timeout: 5) { ($0["intermission"] as? [String: Any]) != nil })
+        try host.sendText(#"{"type":"calibrate","singer":0,"id":1}"#)
+        let began = Date()
+        let held = try #require(try host.waitFor("state") { $0["calibratingSinger"] as? Int == 0 })
+        let intermission = try #require(held["intermission"] as? [String: Any], "the wait goes on while calibrating")
+        #expect((intermission["heldBy"] as? String)?.contains("singer 1's microphone is being calibrated") == true)
+        // Past the 2 s countdown the song still waits; `play` is refused and does not end the wait.
+        Thread.sleep(forTimeInterval: 2.5)
+        try host.sendText(#"{"type":"play","id":2}"#)
+        let refused = try #require(try host.waitFor("error") { $0["id"] as? Int == 2 })
+        #expect(refused["code"] as? String == "calibrating")
+        var playedDuringCalibration = false
+        let over = try #require(try host.waitFor("state", timeout: 8) { state in
+            if state["transport"] as? String == "playing" && state["calibratingSinger"] != nil { playedDuringCalibration = true }
+            return state["calibratingSinger"] == nil
+        })
+        #expect(!playedDuringCalibration)
+        #expect(Date().timeIntervalSince(began) >= 3.5, "the calibration ran its 4 s")
+        #expect(over["transport"] as? String != "playing" || over["intermission"] == nil)
+        let playing = try #require(try host.waitFor("state", timeout: 3) { ($0["transport"] as? String) == "playing" },
+                                   "the held song starts once the calibration is over")
+        #expect(playing["songId"] as? String == "s2" && playing["intermission"] == nil)
+        #expect(live.calibrations == [0])
+    }
 }

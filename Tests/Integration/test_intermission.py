@@ -84,3 +84,36 @@ def test_the_hosts_tv_text_size_reaches_every_display_unless_one_sets_its_own(ro
     wait(host, lambda d: (state(d) or {}).get("displayScale") == 150)
     wait(tv, lambda d: d.execute_script(line_height) > 1.3 * before)
     screenshot(tv, "display-large-print-1920x1080")
+
+
+HELD = "singer 1's microphone is being calibrated"
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1366, 768), (1920, 1080)])
+def test_a_countdown_held_by_a_calibration_says_why_and_fits(room, browser, width, height):
+    """A --no-audio room cannot calibrate (RoomIntermissionTests covers the room's side with a
+    fake live session): the state the room sends then (`intermission.heldBy`, `endsIn` 0) is
+    given to the pages as it arrives, and they say why the song waits, on the screen."""
+    host = open_remote(phone(browser), room, host=True)
+    display = browser(width, height)
+    display.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
+    display.get(room.url("/display"))
+    wait(display, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.state)"))
+    end_first_song(host, 60)
+    wait(display, lambda d: d.find_element(By.ID, "countdown").text.startswith("Next song in"), timeout=10)
+    held = """
+        const k = window.karaoke;
+        const s = Object.assign({}, k.state, {intermission: Object.assign({}, k.state.intermission, {endsIn: 0, heldBy: arguments[0]})});
+        k.state = s; k.emit('state', s);"""
+    display.execute_script(held, HELD)
+    wait(display, lambda d: d.find_element(By.ID, "countdown").text.replace("\n", " ") == f"Next song waits: {HELD}", timeout=3)
+    box = display.execute_script("const r = document.getElementById('countdown').getBoundingClientRect();"
+                                 "return [r.left, r.top, r.right, r.bottom];")
+    assert 0 <= box[0] and box[2] <= width and box[3] <= height, box
+    screenshot(display, f"display-intermission-held-{width}x{height}")
+    if width == 390:
+        tab(host, "now")
+        host.execute_script(held, HELD)
+        wait(host, lambda d: d.find_element(By.ID, "intermission").text == f"Next song waits: {HELD}", timeout=3)
+        screenshot(host, "remote-intermission-held-390x844")

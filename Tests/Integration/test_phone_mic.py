@@ -607,5 +607,44 @@ def test_the_phone_mic_bar_is_not_offered_for_a_song_without_notes(tmp_path, bro
         remote.execute_script("window.karaoke.send('queueAdd', {songId: 'tiny', playNow: true})")
         wait(driver, lambda d: d.execute_script("return window.karaoke.song.title") == "Tiny Test Song")
         wait(driver, lambda d: d.find_element("id", "use-phone-mic").is_displayed())
+
+        # A phone (390x844) singing when a lyrics-only song comes keeps its bar, to stop; once it
+        # stops, the bar goes as for any phone (it came back until the next song event).
+        tone = tmp_path / "tone.wav"
+        write_tone(tone)
+        phone = chromium(None, 520, 844, fake_file=tone)
+        try:
+            phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                  {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+            # A --no-audio room seats no phone (no live session); the page's Stop path is the same
+            # with or without a seat: the microphone is open and Stop is offered.
+            phone.get(server.url("/#name=Ana"))
+            wait(phone, lambda d: d.execute_script("return !!window.phoneMic"))
+            phone.find_element("id", "use-phone-mic").click()
+            wait(phone, lambda d: d.execute_script("return window.phoneMic.stream !== null"), timeout=15)
+            remote.execute_script("window.karaoke.send('queueAdd', {songId: 'words', playNow: true})")
+            wait(phone, lambda d: d.execute_script("return window.karaoke.song.title") == "Only Words")
+            time.sleep(0.5)
+            assert phone.find_element("id", "stop-phone-mic").is_displayed()
+            phone.find_element("id", "stop-phone-mic").click()
+            wait(phone, lambda d: d.execute_script("return window.phoneMic.stream === null"))
+            time.sleep(0.5)
+            screenshot(phone, "phone-mic-bar-lyrics-only-after-stop-390x844")
+            assert not phone.find_element("id", "phone-mic-panel").is_displayed()
+            assert not phone.find_element("id", "use-phone-mic").is_displayed()
+        finally:
+            phone.quit()
     finally:
         server.stop()
+
+
+def write_tone(path, seconds=3, rate=48000, hz=220.0):
+    """A mono 16-bit WAV tone for Chromium's fake microphone."""
+    import wave
+    import numpy as np
+    samples = (0.3 * np.sin(2 * np.pi * hz * np.arange(int(seconds * rate)) / rate) * 32767).astype("<i2")
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(samples.tobytes())

@@ -12,21 +12,10 @@ public enum KaraokeCommand {
     /// For `@Suite(.enabled(if: KaraokeCommand.isAvailable))`.
     public static var isAvailable: Bool { binary != nil }
 
-    /// Runs `karaoke arguments…` (in `directory` if given) and waits for it.
-    public static func run(_ arguments: [String], in directory: String? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary ?? "karaoke")
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a chatty process never blocks on a full pipe.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                   err: String(decoding: errData, as: UTF8.self))
+    /// Runs `karaoke arguments…` (in `directory` if given) and waits for it, at most `timeout`
+    /// seconds (then it is killed and `ChildProcess.Failure.timedOut` thrown).
+    public static func run(_ arguments: [String], in directory: String? = nil, timeout: Double = 300) throws -> Run {
+        let result = try ChildProcess.run(binary ?? "karaoke", arguments, in: directory, timeout: timeout)
+        return Run(status: result.status, out: result.outText, err: result.errText)
     }
 }

@@ -112,6 +112,7 @@ connection
   .on('state', (state) => {
     // The server's wait before the next song: its end on this page's clock.
     intermissionEnds = state.intermission ? performance.now() / 1000 + state.intermission.endsIn : null;
+    intermissionHeldBy = state.intermission?.heldBy ?? null;
     applyScale(state.displayScale);
     showLabels(); showUpNext();
   })
@@ -135,6 +136,7 @@ function firstLineStart(song) {
 
 let lastCountdown = null;
 let intermissionEnds = null;
+let intermissionHeldBy = null; // why the next song waits past its countdown (a calibration)
 function frame() {
   const t = connection.position() - offset;
   scoreScreen.update(connection);
@@ -149,14 +151,17 @@ function frame() {
   $('heading').classList.toggle('faded', !between && !!song && !state?.loading && t > first - 2);
   // Once the host starts a song, the seconds to its first line.
   // Between songs, the room's pause before it starts the next one; then the seconds to its first line.
+  const left = intermissionEnds === null ? 0 : Math.max(0, Math.ceil(intermissionEnds - performance.now() / 1000));
   const waiting = intermissionEnds !== null && connection.online !== false
-    ? `Next song in ${Math.max(0, Math.ceil(intermissionEnds - performance.now() / 1000))} s` : null;
+    ? (intermissionHeldBy ? `Next song ${left > 0 ? `in ${left} s` : 'waits'}:\n${intermissionHeldBy}` : `Next song in ${left} s`)
+    : null;
   const countdown = waiting ?? (connection.playing && t < first ? `Singing starts in ${Math.ceil(first - t)} s` : null);
   if (countdown !== lastCountdown) {
     lastCountdown = countdown;
     $('countdown').hidden = countdown === null;
     $('countdown').textContent = countdown ?? '';
     $('countdown').classList.toggle('between', waiting !== null);
+    $('countdown').classList.toggle('held', waiting !== null && !!intermissionHeldBy);
   }
   $('progress-fill').style.width = state?.duration ? `${Math.min(100, (t / state.duration) * 100)}%` : '0%';
   requestAnimationFrame(frame);

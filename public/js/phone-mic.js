@@ -288,6 +288,7 @@ function stop(release = true) {
   stopButton.hidden = true;
   calibrateButton.hidden = true;
   panel.classList.remove('singing');
+  offerWhenScorable(); // stopped during a song without notes: the bar goes, as for any other phone
 }
 
 function seated(message) {
@@ -327,7 +328,7 @@ function followState(state) {
 
 // A song without notes (lyrics only, MP3+G) has nothing to judge a voice against: the bar is not
 // offered then (between songs it is, to sit down before the next one). A phone already singing
-// keeps its bar, so it can still stop.
+// keeps its bar, so it can still stop; once it stops (or loses its seat) the bar goes too.
 function offerWhenScorable() {
   const song = connection()?.song;
   panel.hidden = !!song && !song.hasNotes && !mic.stream;

@@ -319,7 +319,10 @@ function showIntermission() {
   box.hidden = intermissionEnds === null;
   if (intermissionEnds === null) return;
   const left = Math.max(0, Math.ceil(intermissionEnds - performance.now() / 1000));
-  box.textContent = `Next song in ${left} s${isHost() ? ' — ▶ starts it now' : ''}`;
+  const heldBy = connection.state?.intermission?.heldBy;
+  box.textContent = heldBy
+    ? `Next song ${left > 0 ? `in ${left} s` : 'waits'}: ${heldBy}`
+    : `Next song in ${left} s${isHost() ? ' — ▶ starts it now' : ''}`;
 }
 setInterval(showIntermission, 250);
 $('seek').addEventListener('input', () => { seeking = true; $('elapsed').textContent = formatTime(Number($('seek').value)); });

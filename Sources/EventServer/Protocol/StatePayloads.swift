@@ -89,10 +89,14 @@ public struct IntermissionPayload: Codable, Sendable, Equatable {
     public var songId: String
     public var endsIn: Double
     public var seconds: Double
-    public init(songId: String, endsIn: Double, seconds: Double) {
+    /// Why the song does not start although the wait is over (a microphone calibration in
+    /// progress); nil when nothing holds it.
+    public var heldBy: String?
+    public init(songId: String, endsIn: Double, seconds: Double, heldBy: String? = nil) {
         self.songId = songId
         self.endsIn = endsIn
         self.seconds = seconds
+        self.heldBy = heldBy
     }
 }
 

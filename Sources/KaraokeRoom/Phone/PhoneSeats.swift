@@ -49,8 +49,19 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         /// What the room's state last showed (a new calibration clears the slot's flag by itself).
         var needsCalibration = false
     }
+    /// A named phone singer's part: the latest explicit choice wins, whether a `selectSinger`
+    /// (the host's remote, or the phone user) or the phone asking a part other than before.
+    /// Taking the seat again (a reconnect, a reload, Stop then Sing) with the same ask is no
+    /// choice, so a part the host chose meanwhile sticks.
+    private struct PartChoice {
+        /// What the phone last asked for itself (`phoneMic`'s `part`; nil: never asked).
+        var asked: Int?
+        var chosen: Int
+    }
+    static let maxPartChoices = 256
     // On `queue`.
     private var holders: [Int: Holder] = [:]
+    private var partChoices: [String: PartChoice] = [:]
     private var addresses: [ClientID: String] = [:]
 
     public init(room: Room, firstSinger: Int, send: @escaping Sender) {
@@ -60,6 +71,10 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         inner = room.connectionHandler
         slots = (0..<Self.maxPhones).map { PhoneMicSlot(slot: $0) }
         phoneAudio = gate
+        let queue = queue
+        room.onPhonePartChosen { [weak self] singer, part in
+            queue.async { [weak self] in self?.partChosen(singer: singer, part: part) }
+        }
     }
 
     /// The live session that scores the seats (its microphones `firstSinger…` are `slots`).
@@ -147,7 +162,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     private func take(_ command: PhoneMicCommand, from id: ClientID) {
         guard let address = addresses[id] else { return }
         let name = Self.cleanName(command.name)
-        let part = min(max(command.part ?? 0, 0), 7)
+        let asked = command.part.map { min(max($0, 0), 7) }
         let difficulty = command.difficulty.flatMap(Difficulty.init(rawValue:))
         guard command.difficulty == nil || difficulty != nil else {
             return refuse(id, "difficulty must be easy, medium or hard", code: "badArguments")
@@ -169,10 +184,40 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         guard let slot = (0..<Self.maxPhones).first(where: { holders[$0] == nil }) else {
             return refuse(id, "all \(Self.maxPhones) phone seats are taken", code: "phoneSeatsFull")
         }
+        let part = name.map { choosePart(name: $0, asked: asked) } ?? asked ?? 0
         let holder = Holder(client: id, token: Self.token(), name: name ?? "Phone \(slot + 1)", part: part, address: address,
                             difficulty: difficulty)
         holders[slot] = holder
         grant(slot, to: id, holder: holder, changed: true)
+    }
+
+    /// The part a named phone singer taking a seat sings: its new ask if it asks another part
+    /// than before, else the latest explicit choice (the host's, if the host chose since).
+    private func choosePart(name: String, asked: Int?) -> Int {
+        let previous = partChoices[name]
+        let phoneChanged = asked != nil && asked != previous?.asked
+        let part = phoneChanged ? asked! : (previous?.chosen ?? asked ?? 0)
+        if previous == nil, partChoices.count >= Self.maxPartChoices {
+            // Bounded: forget the singers not seated now.
+            let seated = Set(holders.values.map(\.name))
+            partChoices = partChoices.filter { seated.contains($0.key) }
+        }
+        partChoices[name] = PartChoice(asked: asked ?? previous?.asked, chosen: part)
+        return part
+    }
+
+    /// A `selectSinger` changed a phone seat's part (after the room checked it): an explicit
+    /// choice, kept for the seat's singer through a re-take.
+    private func partChosen(singer: Int, part: Int) {
+        let slot = singer - firstSinger
+        guard let holder = holders[slot] else { return }
+        holders[slot]?.part = part
+        if var choice = partChoices[holder.name] {
+            choice.chosen = part
+            partChoices[holder.name] = choice
+        } else if partChoices.count < Self.maxPartChoices {
+            partChoices[holder.name] = PartChoice(asked: nil, chosen: part)
+        }
     }
 
     private func grant(_ slot: Int, to id: ClientID, holder: Holder, changed: Bool) {

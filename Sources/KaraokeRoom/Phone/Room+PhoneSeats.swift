@@ -13,6 +13,11 @@ extension Room {
         }
     }
 
+    /// `PhoneSeats` hears of every part a `selectSinger` gives a phone seat (host or phone user).
+    func onPhonePartChosen(_ listener: @escaping @Sendable (_ singer: Int, _ part: Int) -> Void) {
+        queue.async { [self] in phonePartChosen = listener }
+    }
+
     func logPhone(_ message: String) { logger.info("\(message)") }
 
     func phoneSeatGiven(singer: Int) {
@@ -58,6 +63,7 @@ extension Room {
                             logger.info("calibrated the phone of singer \(singer + 1): mic delay \(delay.seconds.stateMilliseconds) ms")
                         }
                         broadcastState()
+                        endIntermissionWhenDue()  // a song held by the calibration starts now
                         // A failure to keep the result still measured it (the live session uses it).
                         done(delay?.source == .calibrated ? delay?.seconds : nil, failure.map { "\($0)" })
                     }

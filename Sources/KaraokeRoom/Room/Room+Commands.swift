@@ -7,7 +7,7 @@ import SongModel
 /// Room commands from clients: validation, the change, and what is sent back.
 extension Room {
     func perform(_ command: ClientCommand, from client: ClientID, requestId: Int?) throws {
-        if command.endsIntermission { intermissionEnds = nil }
+        if command.endsIntermission, !(command.waitsForCalibration && calibratingSinger != nil) { intermissionEnds = nil }
         switch command {
         case .hello(let role, let pin, let name, let token):
             var issued: String?
@@ -131,6 +131,7 @@ extension Room {
             if let index = settings.singers.firstIndex(where: { $0.singer == singer }) {
                 settings.singers[index].part = part
                 if let name, !name.isEmpty { settings.singers[index].name = name }
+                if settings.singers[index].source == "phone" { phonePartChosen?(singer, part) }
             } else {
                 settings.singers.append(SingerPayload(singer: singer, name: name ?? "Singer \(singer + 1)", part: part, micDelayMs: 0))
                 settings.singers.sort { $0.singer < $1.singer }
@@ -300,6 +301,7 @@ extension Room {
                 logger.info("calibrated the microphone of singer \(singer + 1): mic delay \(delay.stateMilliseconds) ms")
             }
             broadcastState()
+            endIntermissionWhenDue()  // a song held by the calibration starts now
         }
     }
 

@@ -101,6 +101,8 @@ public final class Room: @unchecked Sendable {
     var latenciesSent = LatencyReadings()
     /// The singer whose microphone is being calibrated: its clicks must be heard alone.
     var calibratingSinger: Int?
+    /// Told of a part chosen for a phone seat (`PhoneSeats` keeps it through a re-take).
+    var phonePartChosen: (@Sendable (_ singer: Int, _ part: Int) -> Void)?
     var lastLatencyCheck = 0.0
     var timer: (any DispatchSourceTimer)?
     lazy var pinAttempts = PinAttemptLimiter(limits: options.pinLimits)

@@ -1,6 +1,7 @@
 @testable import AudioEngine
 import Foundation
 import Glibc
+import TestSupport
 
 /// A PulseAudio daemon of the test's own (so a test may kill it): null sinks `out` (the
 /// default) and `mic` (mono; its monitor `mic.monitor` serves as a microphone).
@@ -26,10 +27,13 @@ final class PrivateDaemon {
         env["PULSE_RUNTIME_PATH"] = directory + "/run"
         env["PULSE_STATE_PATH"] = directory + "/state"
         env.removeValue(forKey: "PULSE_SERVER")
-        pid = try Self.spawn(["/usr/bin/pulseaudio", "-n", "-F", directory + "/test.pa", "--daemonize=no", "--exit-idle-time=-1",
-                              "--disallow-exit", "--realtime=no", "--high-priority=no", "--enable-memfd=no",
-                              "--log-target=file:\(directory)/pulse.log"],
-                             environment: env.map { "\($0.key)=\($0.value)" })
+        // Not Foundation's `Process`: it notices a child's exit through a socket the child
+        // inherits, and pulseaudio closes every inherited descriptor when it starts. Foundation
+        // then blocks in `wait4` on the live daemon, and no later `Process` (`pactl`) is seen to finish.
+        pid = try ChildProcess.start("/usr/bin/pulseaudio", ["-n", "-F", directory + "/test.pa", "--daemonize=no", "--exit-idle-time=-1",
+                                                              "--disallow-exit", "--realtime=no", "--high-priority=no", "--enable-memfd=no",
+                                                              "--log-target=file:\(directory)/pulse.log"],
+                                     environment: env)
         let end = Date().addingTimeInterval(10)
         while Date() < end {
             if let probe = try? PulseContext(name: "probe", server: server), (try? probe.connect()) != nil {
@@ -47,19 +51,6 @@ final class PrivateDaemon {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         self.pid = nil
-    }
-
-    /// Not Foundation's `Process`: it notices a child's exit through a socket the child
-    /// inherits, and pulseaudio closes every inherited descriptor when it starts. Foundation then
-    /// blocks in `wait4` on the live daemon, and no later `Process` (`pactl`) is seen to finish.
-    private static func spawn(_ arguments: [String], environment: [String]) throws -> pid_t {
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], nil, nil, argv, envp)
-        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
-        return pid
     }
 
     deinit {

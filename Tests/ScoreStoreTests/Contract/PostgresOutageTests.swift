@@ -6,7 +6,7 @@ import Testing
 /// PostgreSQL going away under a room: nothing finished is lost, the hosts hear "scores delayed",
 /// and the queue drains once the server is back. Each test stops and starts a cluster of its own.
 /// (This suite used to hang under `swift test`: Foundation's `Process.waitUntilExit` never saw the
-/// cluster script's shell exit; `PrivatePostgresCluster.run` now spawns and reaps it itself.)
+/// cluster script's shell exit; the cluster is now run through TestSupport's `ChildProcess`.)
 @Suite(.serialized, .enabled(if: PostgresBackend.isAvailable, Comment(rawValue: PostgresBackend.absentReason)))
 struct PostgresOutageTests {
     let cluster: PrivatePostgresCluster

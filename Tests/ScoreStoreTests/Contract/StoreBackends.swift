@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 @testable import ScoreStore
+import TestSupport
 
 /// Makes fresh, empty stores of one backend for the contract suite. Each backend instance is one
 /// database (a SQLite file, or a PostgreSQL schema of its own); `open(room:)` opens another
@@ -83,36 +84,14 @@ final class PrivatePostgresCluster {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Runs a program and waits for it with `posix_spawn` and `waitpid`, not Foundation's `Process`:
-    /// under `swift test` on Linux, `Process.waitUntilExit` missed the exit of the shell that
-    /// starts the cluster (the shell stayed a zombie, never reaped, and the suite hung there; seen
-    /// with gdb). Output goes to a file, not a pipe: the server pg_ctl starts outlives the call.
+    /// Runs a program through the tests' one spawn helper (`ChildProcess`: posix_spawn and a
+    /// bounded waitpid, output to files since the server pg_ctl starts outlives the call).
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let outputPath = NSTemporaryDirectory() + "pg-run-\(UUID().uuidString).txt"
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else {
-            throw ScoreStoreError.database(path: executable, detail: "cannot start: \(String(cString: strerror(spawned)))")
+        let result = try ChildProcess.run(executable, arguments, timeout: 120)
+        guard result.status == 0 else {
+            throw ScoreStoreError.database(path: executable, detail: "\(arguments) ended with status \(result.status): \(result.outText)\(result.errText)")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw ScoreStoreError.database(path: executable, detail: "waitpid: \(errno)") }
-        }
-        let output = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
-        // WIFEXITED / WEXITSTATUS by hand (C macros).
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw ScoreStoreError.database(path: executable, detail: "\(arguments) ended with status \(status): \(output)")
-        }
-        return output
+        return result.outText
     }
 }
