@@ -199,6 +199,7 @@ def build_ws_load():
                            capture_output=True, text=True).stdout.split()
     subprocess.run(["cc", "-O2", "-Wall", "-o", str(WS_LOAD_BIN), str(WS_LOAD_SOURCE), *flags, "-lpthread"],
                    check=True)
+    subprocess.run([str(WS_LOAD_BIN), "--self-test"], check=True)  # its JSON envelope scanner
     return WS_LOAD_BIN
 
 

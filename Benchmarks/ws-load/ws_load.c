@@ -368,8 +368,38 @@ static double process_cpu_seconds(void)
 	return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
 }
 
+/* `ws-load --self-test`: the envelope scanner on nested and reordered keys; exit 1 on a miss. */
+static int self_test(void)
+{
+	static const struct {
+		const char *json, *type;
+		double t;
+		int found;
+	} cases[] = {
+		{ "{\"v\":1,\"type\":\"line\",\"t\":1764080000123.5,\"part\":0}", "line", 1764080000123.5, 1 },
+		{ "{\"state\":{\"type\":\"x\",\"t\":1},\"t\":42,\"type\":\"state\"}", "state", 42, 1 },
+		{ "{ \"note\" : \"a \\\"t\\\": 9, \", \"type\" : \"hello\" , \"t\" : 7 }", "hello", 7, 1 },
+		{ "{\"type\":\"state\",\"t\":42,\"state\":{\"a\":1,\"type\":\"x\",\"t\":1}}", "state", 42, 1 },
+		{ "{\"queue\":[{\"t\":3,\"type\":\"song\"}],\"type\":\"queue\"}", "queue", 0, 0 },
+	};
+	int failures = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char type[32] = "";
+		double t = 0;
+		int found = scan_envelope(cases[i].json, strlen(cases[i].json), type, sizeof type, &t);
+		if (found != cases[i].found || strcmp(type, cases[i].type) || (found && t != cases[i].t)) {
+			fprintf(stderr, "self-test case %zu: got found=%d type=%s t=%f\n", i, found, type, t);
+			failures++;
+		}
+	}
+	printf("self-test: %d of %zu cases failed\n", failures, sizeof cases / sizeof cases[0]);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--self-test"))
+		return self_test();
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--port")) port = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--clients")) client_count = atoi(argv[i + 1]);
