@@ -243,7 +243,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static const struct lws_protocols protocols[] = {
-	{ "karaoke", callback, 0, 65536, 0, NULL, 0 },
+	{ "karaoke", callback, 0, 16384, 0, NULL, 0 },
 	{ NULL, NULL, 0, 0, 0, NULL, 0 } /* terminator */
 };
 
