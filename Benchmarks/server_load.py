@@ -6,9 +6,15 @@ eight syllables per second, connects N display clients plus one deliberately slo
 (it never reads), starts playback from a host connection and records, for every event each
 client receives, the delay from the server's send stamp (`t`, taken when the event is
 encoded) to the client's receive time. Reports median / p99 delay, events per client,
-dropped clients, and the server's CPU time and peak memory.
+dropped clients, the server's CPU time and memory, its own encode-to-socket histogram, and
+the load average at start and end; exits non-zero unless every client got every event.
 
-    .venv/bin/python Benchmarks/server_load.py --bin .build/release/karaoke --clients 500 --processes 2
+The display clients are, by default (`--client c`), Benchmarks/ws-load: one C process holding
+all of them in one libwebsockets event-loop thread (compiled on demand into Benchmarks/out/).
+`--client python` uses asyncio `websockets` clients in `--processes` processes instead; those
+are too slow for 1,000 clients (their own scheduling dominates the delays).
+
+    .venv/bin/python Benchmarks/server_load.py --bin /tmp/eval-karaoke --clients 1000
 """
 import argparse
 import asyncio
@@ -122,34 +128,132 @@ def worker(url, count, first_index, ready, start_measuring, stop, results):
     asyncio.run(go())
 
 
+def summarize(delays, counts):
+    """The Python clients' raw figures in the shape ws-load reports them."""
+    delays.sort()
+    p = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))]
+    line_counts = [c.get("line", 0) for c in counts]
+    state_counts = [c.get("state", 0) for c in counts]
+    return {
+        "clients": len(counts), "established": len(counts), "failed": 0,
+        "dropped": sum("error" in c for c in counts),
+        "line_min": min(line_counts), "line_max": max(line_counts),
+        "state_min": min(state_counts), "state_max": max(state_counts),
+        "events_measured": len(delays),
+        "delay_ms_median": statistics.median(delays), "delay_ms_p99": p(0.99),
+        "delay_ms_p999": p(0.999), "delay_ms_max": delays[-1],
+        "first_problems": [c["error"] for c in counts if "error" in c][:5],
+    }
+
+
+class PythonClients:
+    """`--processes` processes of asyncio `websockets` clients (slow: they dominate the delays)."""
+
+    def __init__(self, args, port):
+        import multiprocessing as mp
+        self.url = f"ws://127.0.0.1:{port}/"
+        self.ready, self.results = mp.Queue(), mp.Queue()
+        self.start_measuring, self.stop_event = mp.Event(), mp.Event()
+        self.processes = []
+        share = args.clients // args.processes
+        for p in range(args.processes):
+            count = share if p < args.processes - 1 else args.clients - share * (args.processes - 1)
+            process = mp.Process(target=worker, args=(self.url, count, p * share, self.ready,
+                                                      self.start_measuring, self.stop_event, self.results))
+            process.start()
+            self.processes.append(process)
+
+    async def wait_ready(self):
+        for _ in self.processes:
+            await asyncio.get_running_loop().run_in_executor(None, self.ready.get, True, 60)
+
+    async def start(self):
+        self.start_measuring.set()
+
+    async def stop(self):
+        self.stop_event.set()
+        delays, counts = [], []
+        for _ in self.processes:
+            d, c = await asyncio.get_running_loop().run_in_executor(None, self.results.get, True, 60)
+            delays += d
+            counts += c
+        return summarize(delays, counts)
+
+    def close(self):
+        for process in self.processes:
+            process.join(5)
+            if process.is_alive():
+                process.terminate()
+
+
+WS_LOAD_SOURCE = pathlib.Path(__file__).resolve().parent / "ws-load" / "ws_load.c"
+WS_LOAD_BIN = pathlib.Path(__file__).resolve().parent / "out" / "ws-load"
+
+
+def build_ws_load():
+    """Compiles Benchmarks/ws-load/ws_load.c (libwebsockets) into Benchmarks/out/ when it is newer."""
+    if WS_LOAD_BIN.exists() and WS_LOAD_BIN.stat().st_mtime >= WS_LOAD_SOURCE.stat().st_mtime:
+        return WS_LOAD_BIN
+    WS_LOAD_BIN.parent.mkdir(exist_ok=True)
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libwebsockets"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    subprocess.run(["cc", "-O2", "-Wall", "-o", str(WS_LOAD_BIN), str(WS_LOAD_SOURCE), *flags, "-lpthread"],
+                   check=True)
+    subprocess.run([str(WS_LOAD_BIN), "--self-test"], check=True)  # its JSON envelope scanner
+    return WS_LOAD_BIN
+
+
+class CompiledClients:
+    """All display clients in one libwebsockets event-loop thread of one C process (ws-load)."""
+
+    def __init__(self, args, port):
+        self.args, self.port, self.process = args, port, None
+
+    async def wait_ready(self):
+        self.process = await asyncio.create_subprocess_exec(
+            str(build_ws_load()), "--port", str(self.port), "--clients", str(self.args.clients),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        line = (await asyncio.wait_for(self.process.stdout.readline(), 60)).decode()
+        _, established, failed = line.split()
+        if int(failed):
+            raise RuntimeError(f"ws-load: {failed} of {self.args.clients} clients could not connect")
+
+    async def start(self):
+        self.process.stdin.write(b"start\n")
+        await self.process.stdin.drain()
+
+    async def stop(self):
+        self.process.stdin.write(b"stop\n")
+        await self.process.stdin.drain()
+        out = await asyncio.wait_for(self.process.stdout.read(), 60)
+        await self.process.wait()
+        return json.loads(out)
+
+    def close(self):
+        if self.process and self.process.returncode is None:
+            self.process.kill()
+
+
 async def run(args):
-    import multiprocessing as mp
     with tempfile.TemporaryDirectory(prefix="karaoke-load-") as songs:
         make_song(songs, args.song_seconds)
         port = free_port()
+        load_start = os.getloadavg()[0]
         server = subprocess.Popen(
             [args.bin, "serve", "--no-audio", "--port", str(port), "--songs", songs, "--song", "load",
              "--pin", PIN, "--public", str(pathlib.Path(__file__).resolve().parents[1] / "public")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        workers = []
+        clients = None
         try:
             for line in server.stdout:
                 if re.match(r"Listening on port", line):
                     break
             url = f"ws://127.0.0.1:{port}/"
-            ready, results = mp.Queue(), mp.Queue()
-            start_measuring, stop = mp.Event(), mp.Event()
-            share = args.clients // args.processes
-            for p in range(args.processes):
-                count = share if p < args.processes - 1 else args.clients - share * (args.processes - 1)
-                process = mp.Process(target=worker, args=(url, count, p * share, ready, start_measuring, stop, results))
-                process.start()
-                workers.append(process)
-            for _ in workers:
-                await asyncio.get_running_loop().run_in_executor(None, ready.get, True, 60)
+            clients = (CompiledClients if args.client == "c" else PythonClients)(args, port)
+            await clients.wait_ready()
             slow = slow_client(port)
             await asyncio.sleep(0.5)
-            start_measuring.set()
+            await clients.start()
             await asyncio.sleep(0.1)
             cpu_before, wall_before = cpu_seconds(server.pid), time.time()
             async with websockets.connect(url, ping_interval=None) as host:
@@ -168,36 +272,36 @@ async def run(args):
             cpu_used, wall = cpu_seconds(server.pid) - cpu_before, time.time() - wall_before
             peak_rss = memory_kib(server.pid, "VmHWM")
             rss = memory_kib(server.pid, "VmRSS")
-            stop.set()
-            delays, counts = [], []
-            for _ in workers:
-                d, c = await asyncio.get_running_loop().run_in_executor(None, results.get, True, 60)
-                delays += d
-                counts += c
+            got = await clients.stop()
             slow.close()
-            dropped = [i for i, c in enumerate(counts) if "error" in c]
-            line_counts = sorted(c.get("line", 0) for c in counts)
-            state_counts = sorted(c.get("state", 0) for c in counts)
-            delays.sort()
-            p = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))]
             report = {
                 "clients": args.clients,
-                "client_processes": args.processes,
+                "client": args.client if args.client == "c" else f"python x{args.processes}",
                 "song_finished": finished,
                 "song_seconds": round(wall, 1),
-                "events_measured": len(delays),
-                "line_events_per_client_min_max": [line_counts[0], line_counts[-1]],
-                "state_events_per_client_min_max": [state_counts[0], state_counts[-1]],
-                "dropped_clients": len(dropped),
-                "delay_ms_median": round(statistics.median(delays), 2),
-                "delay_ms_p99": round(p(0.99), 2),
-                "delay_ms_max": round(delays[-1], 2),
+                "events_measured": got["events_measured"],
+                "line_events_per_client_min_max": [got["line_min"], got["line_max"]],
+                "state_events_per_client_min_max": [got["state_min"], got["state_max"]],
+                "dropped_clients": got["dropped"],
+                "delay_ms_median": round(got.get("delay_ms_median", float("nan")), 2),
+                "delay_ms_p99": round(got.get("delay_ms_p99", float("nan")), 2),
+                "delay_ms_p999": round(got.get("delay_ms_p999", float("nan")), 2),
+                "delay_ms_max": round(got.get("delay_ms_max", float("nan")), 2),
                 "server_cpu_seconds": round(cpu_used, 2),
                 "server_cpu_percent_of_one_core": round(100 * cpu_used / wall, 1),
                 "server_rss_mib": round(rss / 1024, 1),
                 "server_peak_rss_mib": round(peak_rss / 1024, 1),
-                "machine_load_average_1min": round(os.getloadavg()[0], 2),
+                "load_average_1min_start_end": [round(load_start, 2), round(os.getloadavg()[0], 2)],
             }
+            if "client_cpu_seconds" in got:
+                report["client_cpu_percent_of_one_core"] = round(
+                    100 * got["client_cpu_seconds"] / max(got["client_wall_seconds"], 1e-9), 1)
+            for key in ("back_to_back_events", "back_to_back_delay_ms_median", "back_to_back_delay_ms_p99",
+                        "other_delay_ms_median", "other_delay_ms_p99"):
+                if key in got:  # ws-load only: events encoded < 5 ms after the previous one vs the rest
+                    report[key] = round(got[key], 2)
+            if got["first_problems"]:
+                report["client_problems"] = got["first_problems"]
             # The server prints its own encode-to-socket delay histogram when it stops.
             server.terminate()
             tail = server.communicate(timeout=20)[0]
@@ -208,13 +312,15 @@ async def run(args):
                 report["server_encode_to_socket_ms_median"] = float(match.group(2))
                 report["server_encode_to_socket_ms_p99"] = float(match.group(3))
                 report["server_slow_clients_disconnected"] = int(match.group(5))
+            ok = (finished and not got["dropped"] and not got.get("failed")
+                  and got["line_min"] == got["line_max"] and got["state_min"] == got["state_max"])
+            report["ok"] = ok
             print(json.dumps(report, indent=2))
-            return 0 if finished and not dropped and line_counts[0] == line_counts[-1] else 1
+            print(summary_line(report))
+            return 0 if ok else 1
         finally:
-            for process in workers:
-                process.join(5)
-                if process.is_alive():
-                    process.terminate()
+            if clients:
+                clients.close()
             if server.poll() is None:
                 server.terminate()
             try:
@@ -223,12 +329,29 @@ async def run(args):
                 server.kill()
 
 
+def summary_line(r):
+    """One line to paste into docs/server-load.md."""
+    return (f"SUMMARY clients={r['clients']} client={r['client']} ok={r['ok']} finished={r['song_finished']} "
+            f"line/state per client={r['line_events_per_client_min_max']}/{r['state_events_per_client_min_max']} "
+            f"dropped={r['dropped_clients']} e2e ms median/p99/max={r['delay_ms_median']}/{r['delay_ms_p99']}/"
+            f"{r['delay_ms_max']} server enc->sock ms median/p99={r.get('server_encode_to_socket_ms_median')}/"
+            f"{r.get('server_encode_to_socket_ms_p99')} server CPU={r['server_cpu_percent_of_one_core']}% "
+            f"({r['server_cpu_seconds']} s / {r['song_seconds']} s) RSS/peak MiB={r['server_rss_mib']}/"
+            f"{r['server_peak_rss_mib']} client CPU={r.get('client_cpu_percent_of_one_core', '-')}% "
+            f"load={r['load_average_1min_start_end'][0]}->{r['load_average_1min_start_end'][1]}"
+            + (f" back-to-back events={r['back_to_back_events']} p99 {r.get('back_to_back_delay_ms_p99')} ms"
+               f" vs others p99 {r.get('other_delay_ms_p99')} ms" if "back_to_back_events" in r else ""))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=os.environ.get("KARAOKE_BIN", ".build/release/karaoke"))
     parser.add_argument("--clients", type=int, default=500)
     parser.add_argument("--song-seconds", type=float, default=30)
-    parser.add_argument("--processes", type=int, default=2, help="client processes (the clients are the bottleneck)")
+    parser.add_argument("--client", choices=["c", "python"], default="c",
+                        help="c: all clients in one libwebsockets thread (Benchmarks/ws-load, built on demand); "
+                             "python: asyncio websockets clients in --processes processes (too slow for 1,000)")
+    parser.add_argument("--processes", type=int, default=2, help="client processes for --client python")
     args = parser.parse_args()
     sys.exit(asyncio.run(asyncio.wait_for(run(args), timeout=args.song_seconds + 120)))
 
