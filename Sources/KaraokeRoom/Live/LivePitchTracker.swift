@@ -64,11 +64,23 @@ public final class LivePitchTracker {
     /// Whether blocks are analysed with the played backing as the bleed reference.
     public var suppressesBleed: Bool { backing != nil }
 
-    /// Analyses everything captured so far; returns the new samples.
+    /// Most audio one `poll` analyses: the worker judges lines between polls, so a detector
+    /// slower than real time (a starved CPU, the bleed reference's extra work) must not keep it
+    /// in here for ever (one run at load 11.7 judged no line of a whole song: the likely cause).
+    public var maximumSecondsPerPoll = 0.25
+    /// True when the last `poll` stopped at its budget with audio still waiting: lines are then
+    /// judged only up to what was analysed (see `judgeablePosition`), not given up on.
+    public private(set) var isBehind = false
+
+    /// Analyses what was captured since the last call, up to `maximumSecondsPerPoll` of it (the
+    /// rest waits for the next call); returns the new samples.
     public func poll() -> [PitchSample] {
         var out: [PitchSample] = []
-        while true {
-            let (n, captured) = reader.read(into: buffer)
+        var budget = Int(detector.sampleRate * maximumSecondsPerPoll)
+        defer { isBehind = budget <= 0 }
+        while budget > 0 {
+            let (n, captured) = reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<min(buffer.count, budget)]))
+            budget -= n
             if n == 0 { break }
             if firstFrame == nil { firstFrame = reader.nextFrame - Int64(n) }
             let rate = detector.sampleRate
@@ -98,6 +110,9 @@ public final class LivePitchTracker {
     /// `maximumLag` behind, so a silent or lost microphone still closes lines.
     public func judgeablePosition(at now: Double) -> Double {
         guard let analysedThrough, analysedThrough <= now else { return now - maximumLag }
+        // Behind with audio waiting (a stalled worker catching up): the lines it holds are judged
+        // once their audio is analysed; `maximumLag` is for a microphone that sends nothing.
+        if isBehind { return analysedThrough }
         return max(analysedThrough, now - maximumLag)
     }
 }

@@ -45,7 +45,8 @@ final class LiveSingerWorker: @unchecked Sendable {
             ThreadPriority.lowerCurrentThread(to: ThreadPriority.analysis)
             while running.load(ordering: .acquiring) {
                 step()
-                Thread.sleep(forTimeInterval: pollInterval)
+                // Catching up after a stall: straight on to the next slice of waiting audio.
+                if !tracker.isBehind { Thread.sleep(forTimeInterval: pollInterval) }
             }
             finished.store(true, ordering: .releasing)
         }
