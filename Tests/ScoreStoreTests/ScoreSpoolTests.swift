@@ -29,6 +29,24 @@ import Testing
     /// this test's own task from running for tens of seconds (a 20 s wait once ran out in CI).
     static let patience = 180.0
 
+    /// Waits until nobody holds `file`'s lock. After `abandonAsIfKilled` a child process that
+    /// another test of this run is spawning at that moment still holds a copy of the journal's
+    /// descriptor until its `exec` closes it (O_CLOEXEC): under a loaded full run that window
+    /// once outlasted the test's next step (CI: the journal was taken for a running room's).
+    /// The server itself spawns no processes.
+    func waitUntilUnlocked(_ file: String) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            let free = flock(fd, LOCK_EX | LOCK_NB) == 0
+            close(fd)
+            if free { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+
     func waitFor(_ condition: () -> Bool) async {
         let deadline = ContinuousClock.now + .seconds(Self.patience)
         while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
@@ -54,6 +72,7 @@ import Testing
         let text = try String(contentsOfFile: spoolDirectory + "/" + #require(spoolFiles().first), encoding: .utf8)
         #expect(text.split(separator: "\n").count == 10, "header, Ana's begin (kept after the drain), 5 lines, Bo's 3 writes")
         first.abandonAsIfKilled()
+        #expect(waitUntilUnlocked(spoolDirectory + "/" + (spoolFiles().first ?? "")))
         // The half-written line a kill can leave behind.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: spoolDirectory + "/" + #require(spoolFiles().first)))
         try handle.seekToEnd()
@@ -83,12 +102,13 @@ import Testing
     @Test func aRunningRoomsJournalIsNotTakenAndAnotherStoresIsLeftAlone() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let running = ScoreWriteQueue(path: "postgres://k@db/venue", writer: nil)
-        try running.attachSpool(directory: spoolDirectory)
+        let runningFile = try running.attachSpool(directory: spoolDirectory).path
         _ = running.begin(start("Ana"))
         let other = ScoreWriteQueue(path: "postgres://k@db/venue", writer: nil)
         #expect(try other.attachSpool(directory: spoolDirectory).files == 0, "locked by a live queue")
         let elsewhere = ScoreWriteQueue(path: "postgres://k@other/venue", writer: nil)
         running.abandonAsIfKilled()
+        #expect(waitUntilUnlocked(runningFile))
         let adoption = try elsewhere.attachSpool(directory: spoolDirectory)
         #expect(adoption.files == 0)
         #expect(adoption.foreignFiles.count == 1)
