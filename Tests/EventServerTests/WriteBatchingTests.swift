@@ -14,9 +14,10 @@ import Testing
         let client = try room.client()
         let before = room.server.statistics
         let burst = 1024
-        for i in 0..<burst {
-            room.server.broadcast(ServerEvent.error(ErrorPayload(code: "burst", message: "\(i)")).message())
-        }
+        // Handed over at once, so all of them wait in the client's queue before its first pass.
+        room.server.broadcast(contentsOf: (0..<burst).map {
+            ServerEvent.error(ErrorPayload(code: "burst", message: "\($0)")).message()
+        })
         var next = 0
         let deadline = Date().addingTimeInterval(30)
         while next < burst, Date() < deadline {
@@ -30,7 +31,41 @@ import Testing
         let after = room.server.statistics
         let messages = after.deliveries.count - before.deliveries.count
         let passes = after.writePasses - before.writePasses
-        #expect(messages >= 512)
-        #expect(passes * 2 <= messages, "\(messages) messages in \(passes) writable passes")
+        #expect(messages >= 768)
+        // Four to a pass (`messagesPerWritable`), give or take the room's own few messages.
+        #expect(passes * 4 <= messages + 16, "\(messages) messages in \(passes) writable passes")
+    }
+
+    /// `broadcast(contentsOf:)` (what a room tick uses for its `line` and `state`) hands the
+    /// messages over as one: every client gets each pair in a single write pass.
+    @Test func messagesHandedOverTogetherReachEachClientInOnePass() throws {
+        let room = try TestRoomServer()
+        defer { room.stop() }
+        let clients = try (0..<8).map { _ in try room.client() }
+        let before = room.server.statistics
+        let pairs = 64
+        for i in 0..<pairs {
+            room.server.broadcast(contentsOf: ["line", "state"].map {
+                ServerEvent.error(ErrorPayload(code: "pair", message: "\(i) \($0)")).message()
+            })
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        for client in clients {
+            var seen = 0
+            let deadline = Date().addingTimeInterval(30)
+            while seen < 2 * pairs, Date() < deadline {
+                guard let message = try client.receiveJSON(timeout: 5) else { break }
+                if message["code"] as? String == "pair" { seen += 1 }
+            }
+            #expect(seen == 2 * pairs)
+        }
+        // 1,024 pair messages: published at multiples of 256 deliveries, so at least 768 counted.
+        let after = room.server.statistics
+        let messages = after.deliveries.count - before.deliveries.count
+        let passes = after.writePasses - before.writePasses
+        #expect(messages >= 768)
+        print("pairs handed over together: \(messages) messages in \(passes) write passes")
+        // Each pair in one pass; the few room messages (state) besides may take a pass of their own.
+        #expect(passes * 2 <= messages + 32, "\(messages) messages in \(passes) passes")
     }
 }

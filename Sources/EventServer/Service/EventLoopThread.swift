@@ -204,6 +204,11 @@ final class EventLoopThread: @unchecked Sendable {
         wake()
     }
 
+    func submit(contentsOf work: [PendingWork]) {
+        pending.append(contentsOf: work)
+        wake()
+    }
+
     func stop() {
         guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake()

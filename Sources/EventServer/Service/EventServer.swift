@@ -81,6 +81,12 @@ public final class EventServer: Sendable {
     }
 
     public func broadcast(_ message: OutboundMessage) { submit(.broadcast(message)) }
+    /// Several messages handed over together (one room tick's `line` and `state`): every
+    /// client gets them in the same write pass, not the second one a whole fan-out later.
+    public func broadcast(contentsOf messages: [OutboundMessage]) {
+        guard !messages.isEmpty else { return }
+        loop.withLock { $0 }?.submit(contentsOf: messages.map { .broadcast($0) })
+    }
     public func send(_ message: OutboundMessage, to client: ClientID) { submit(.send(message, to: client)) }
 
     /// Closes one client after the messages already queued for it (WebSocket close code).

@@ -15,6 +15,11 @@ final class PendingWorkQueue: Sendable {
         items.withLock { $0.append(work) }
     }
 
+    /// All at once: the service thread drains them together, so each client gets them in one pass.
+    func append(contentsOf work: [PendingWork]) {
+        items.withLock { $0.append(contentsOf: work) }
+    }
+
     func drain() -> [PendingWork] {
         items.withLock { items in
             defer { items.removeAll(keepingCapacity: true) }

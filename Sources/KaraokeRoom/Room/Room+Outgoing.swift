@@ -62,9 +62,14 @@ extension Room {
     }
 
     func broadcast(_ state: StatePayload) {
+        transport?.broadcast(.state(stateForBroadcast(state)))
+    }
+
+    /// Notes `state` as the one everyone has now (when, and the latencies it showed).
+    func stateForBroadcast(_ state: StatePayload) -> StatePayload {
         lastStateSent = MonotonicClock.now()
         latenciesSent = LatencyReadings(state)
-        transport?.broadcast(.state(state))
+        return state
     }
 
     /// Sends the queue to everyone, at most once per `queueCoalescing` seconds: a burst of

@@ -20,10 +20,14 @@ extension Room {
             }
             return
         }
-        emitLinePositions(force: false)
+        // One hand-over for the tick: a line change and the periodic state reach every client
+        // in the same write pass (with 1,000 displays the second one otherwise came a whole
+        // fan-out later, docs/server-load.md).
+        var events = linePositionEvents(force: false)
         if transportState == .playing && MonotonicClock.now() - lastStateSent >= options.stateInterval {
-            broadcastState()
+            events.append(.state(stateForBroadcast(statePayload())))
         }
+        if !events.isEmpty { transport?.broadcast(events) }
     }
 
     func finishSong() {
@@ -55,16 +59,24 @@ extension Room {
     }
 
     func emitLinePositions(force: Bool) {
-        guard let current else { return }
+        let events = linePositionEvents(force: force)
+        if !events.isEmpty { transport?.broadcast(events) }
+    }
+
+    /// A `line` event for each part whose position changed (every part when `force`), noted as sent.
+    func linePositionEvents(force: Bool) -> [ServerEvent] {
+        guard let current else { return [] }
         let position = mediaPosition
+        var events: [ServerEvent] = []
         for (partIndex, timeline) in current.timelines.enumerated() {
             let located = timeline.lookup(at: position)
             let previous = linePositions[partIndex]
             if force || previous?.current != located.current || previous?.syllable != located.syllable || previous?.next != located.next {
                 linePositions[partIndex] = located
-                transport?.broadcast(.line(Self.lineEvent(part: partIndex, located, at: position)))
+                events.append(.line(Self.lineEvent(part: partIndex, located, at: position)))
             }
         }
+        return events
     }
 
     static func lineEvent(part: Int, _ located: TimelinePosition, at position: Double) -> LinePayloadEvent {
