@@ -44,12 +44,7 @@ import Testing
 
     /// What one microphone hears of the speakers: 0.6 L + 0.4 R as the renderer fed them, 30 ms late.
     static func bleed(_ track: TrackSource, reduce: Bool) -> [Float] {
-        let transport = Transport()
-        transport.vocalReduction.store(reduce, ordering: .releasing)
-        let renderer = PlaybackRenderer(sampleRate: rate, clock: PlaybackClock(), transport: transport)
-        renderer.track = track
-        renderer.trackChanged()
-        transport.request(.playing)
+        let renderer = PlaybackRenderer.playing(track, reduce: reduce)
         let n = Int(span * rate), late = Int(0.03 * rate), block = 4800
         var out = [Float](repeating: 0, count: 2 * block), mic = [Float](repeating: 0, count: n)
         var at = 0

@@ -11,20 +11,8 @@ import TestSupport
         let track = TrackSource(left: song.mix.left, right: song.mix.right, sampleRate: song.rate)
         let frames = 9600
         for reduce in [false, true] {
-            let transport = Transport()
-            transport.vocalReduction.store(reduce, ordering: .releasing)
-            let renderer = PlaybackRenderer(sampleRate: track.sampleRate, clock: PlaybackClock(), transport: transport)
-            renderer.track = track
-            renderer.trackChanged()
-            transport.request(.playing)
-            var out = [Float](repeating: 0, count: 2 * frames)
-            out.withUnsafeMutableBufferPointer { p in
-                var at = 0
-                while at < frames {
-                    renderer.render(into: p.baseAddress! + 2 * at, frames: min(960, frames - at))
-                    at += 960
-                }
-            }
+            let renderer = PlaybackRenderer.playing(track, reduce: reduce)
+            let out = renderer.renderInterleaved(frames: frames)
             var mono = [Float](repeating: 0, count: frames), side = mono
             mono.withUnsafeMutableBufferPointer { m in
                 side.withUnsafeMutableBufferPointer { s in

@@ -9,23 +9,8 @@ import TestSupport
     /// Renders `track` from 0 for `frames` stereo frames; the tap's copy of them too.
     static func play(_ track: TrackSource, frames: Int, reduce: Bool, key: Int = 0)
         -> (left: [Float], right: [Float], tap: [Float]) {
-        let transport = Transport()
-        transport.vocalReduction.store(reduce, ordering: .releasing)
-        transport.key.store(key, ordering: .releasing)
-        let renderer = PlaybackRenderer(sampleRate: track.sampleRate, clock: PlaybackClock(), transport: transport)
-        renderer.track = track
-        renderer.trackChanged()
-        transport.request(.playing)
-        var out = [Float](repeating: 0, count: 2 * frames)
-        let block = 960
-        out.withUnsafeMutableBufferPointer { p in
-            var at = 0
-            while at < frames {
-                let n = min(block, frames - at)
-                renderer.render(into: p.baseAddress! + 2 * at, frames: n)
-                at += n
-            }
-        }
+        let renderer = PlaybackRenderer.playing(track, reduce: reduce, key: key)
+        let out = renderer.renderInterleaved(frames: frames)
         var tap = [Float](repeating: 0, count: frames)
         tap.withUnsafeMutableBufferPointer { _ = renderer.tap.copy(from: 0, count: frames, into: $0.baseAddress!) }
         return (stride(from: 0, to: 2 * frames, by: 2).map { out[$0] }, stride(from: 1, to: 2 * frames, by: 2).map { out[$0] }, tap)

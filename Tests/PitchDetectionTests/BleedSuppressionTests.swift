@@ -6,15 +6,7 @@ import Testing
     /// A sung line (notes with rests) and a louder-than-usual backing: a bass line an octave
     /// or two under the notes plus a sustained chord, reaching the mic 25 ms late at −6 dB.
     private func mixture(rate: Double) -> (mic: [Float], backing: [Float], truth: (Double) -> Double) {
-        let notes: [Double] = [196, 220, 247, 262, 294, 330, 294, 262]
-        let truth: (Double) -> Double = { t in
-            let slot = Int(t / 0.6)
-            guard slot < notes.count, t - Double(slot) * 0.6 < 0.45 else { return 0 }
-            return notes[slot]
-        }
-        let seconds = 0.6 * Double(notes.count)
-        var voice = TestSignals.harmonic(seconds: seconds, rate: rate) { truth($0) }
-        for i in voice.indices where truth(Double(i) / rate) == 0 { voice[i] = 0 }
+        let (voice, truth, seconds) = TestSignals.sungLine([196, 220, 247, 262, 294, 330, 294, 262], rate: rate)
         let bass = TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.5) { t in Int(t / 1.2) % 2 == 0 ? 98 : 110 }
         let chord = zip(TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.3) { _ in 392 },
                         TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.3) { _ in 494 }).map { $0 + $1 }

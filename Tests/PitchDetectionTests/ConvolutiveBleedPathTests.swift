@@ -53,7 +53,7 @@ import Testing
         let window = (0..<length).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0 + 1) / Double(length + 1))) }
         let micFFT = RealFFT(size: fftSize), backingFFT = RealFFT(size: fftSize), bleedFFT = RealFFT(size: fftSize)
         let path = ConvolutiveBleedPath(bins: fftSize / 2 + 1, lags: lags, smoothing: 0.995, ridge: 0.01, solveInterval: 4)
-        var unexplained = 0.0, total = 0.0, predicted = 0.0
+        var power = UnexplainedBleedPower()
         var start = 0
         while start + length <= b.count {
             for (fft, signal) in [(micFFT, mic), (backingFFT, b), (bleedFFT, bleed)] {
@@ -63,16 +63,11 @@ import Testing
             }
             path.update(backing: backingFFT.spectrum, mic: micFFT.spectrum)
             if Double(start) / rate > 8 {
-                for k in 0..<(fftSize / 2 + 1) {
-                    let p = Double(bleedFFT.spectrum[k].0 * bleedFFT.spectrum[k].0 + bleedFFT.spectrum[k].1 * bleedFFT.spectrum[k].1)
-                    total += p
-                    predicted += Double(path.predictedPower[k])
-                    if p > 2.5 * Double(path.predictedPower[k]) { unexplained += p }
-                }
+                power.add(real: bleedFFT.spectrum, predicted: path.predictedPower, bins: fftSize / 2 + 1)
             }
             start += hop
         }
-        return (unexplained / total, predicted / total)
+        return power.shares
     }
 
     @Test func pastFramesExplainTheReverberantBleed() {

@@ -45,7 +45,7 @@ import Testing
         let micFFT = RealFFT(size: fftSize), referenceFFT = RealFFT(size: fftSize), sideFFT = RealFFT(size: fftSize)
         let path = ConvolutiveBleedPath(bins: fftSize / 2 + 1, lags: lags, smoothing: 0.995, ridge: 0.01, solveInterval: 4)
         let signals = [(micFFT, mic), (referenceFFT, aligned(reference)), (sideFFT, aligned(side))]
-        var unexplained = 0.0, total = 0.0, predicted = 0.0
+        var power = UnexplainedBleedPower()
         var start = 0
         while start + length <= mic.count {
             for (fft, signal) in signals {
@@ -55,16 +55,11 @@ import Testing
             }
             path.update(backing: referenceFFT.spectrum, second: second ? UnsafePointer(sideFFT.spectrum) : nil, mic: micFFT.spectrum)
             if Double(start) / rate > 8 {
-                for k in 0..<(fftSize / 2 + 1) {
-                    let p = Double(micFFT.spectrum[k].0 * micFFT.spectrum[k].0 + micFFT.spectrum[k].1 * micFFT.spectrum[k].1)
-                    total += p
-                    predicted += Double(path.predictedPower[k])
-                    if p > 2.5 * Double(path.predictedPower[k]) { unexplained += p }
-                }
+                power.add(real: micFFT.spectrum, predicted: path.predictedPower, bins: fftSize / 2 + 1)
             }
             start += hop
         }
-        return (unexplained / total, predicted / total)
+        return power.shares
     }
 
     @Test func bothChannelsExplainAMicrophoneHearingAVocalReducedOutputInItsOwnRatio() {
@@ -104,15 +99,7 @@ import Testing
     /// arpeggio only in the right), heard 0.7 L + 0.3 R, 25 ms late, about as loud as the voice.
     /// `reduce`: the speakers play it vocal-reduced-like (L = side + bass, R = −side + bass).
     static func sungOverStereo(rate: Double, reduce: Bool) -> (mic: [Float], reference: [Float], side: [Float], truth: (Double) -> Double) {
-        let notes: [Double] = [196, 220, 247, 262, 294, 330, 294, 262, 247, 220]
-        let truth: (Double) -> Double = { t in
-            let slot = Int(t / 0.6)
-            guard slot < notes.count, t - Double(slot) * 0.6 < 0.45 else { return 0 }
-            return notes[slot]
-        }
-        let seconds = 0.6 * Double(notes.count)
-        var voice = TestSignals.harmonic(seconds: seconds, rate: rate) { truth($0) }
-        for i in voice.indices where truth(Double(i) / rate) == 0 { voice[i] = 0 }
+        let (voice, truth, seconds) = TestSignals.sungLine([196, 220, 247, 262, 294, 330, 294, 262, 247, 220], rate: rate)
         let bass = TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.3) { t in Int(t / 1.2) % 2 == 0 ? 98 : 110 }
         let chord = TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.3) { t in Int(t / 0.9) % 2 == 0 ? 392 : 349 }
         let arpeggio = TestSignals.harmonic(seconds: seconds, rate: rate, amplitude: 0.3) { t in [523, 659, 784][Int(t / 0.3) % 3] }

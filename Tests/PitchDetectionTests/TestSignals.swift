@@ -24,6 +24,20 @@ enum TestSignals {
         return out
     }
 
+    /// A sung line: each of `notes` (Hz) held 0.45 s of every 0.6 s, silent in the rests;
+    /// `truth(t)` is the sung pitch at t (0 in a rest or after the last note).
+    static func sungLine(_ notes: [Double], rate: Double) -> (voice: [Float], truth: @Sendable (Double) -> Double, seconds: Double) {
+        let truth: @Sendable (Double) -> Double = { t in
+            let slot = Int(t / 0.6)
+            guard slot < notes.count, t - Double(slot) * 0.6 < 0.45 else { return 0 }
+            return notes[slot]
+        }
+        let seconds = 0.6 * Double(notes.count)
+        var voice = harmonic(seconds: seconds, rate: rate) { truth($0) }
+        for i in voice.indices where truth(Double(i) / rate) == 0 { voice[i] = 0 }
+        return (voice, truth, seconds)
+    }
+
     /// Seeded white noise (xorshift), uniform in ±amplitude.
     static func noise(count: Int, amplitude: Float, seed: UInt64 = 0x9E3779B97F4A7C15) -> [Float] {
         var state = seed
