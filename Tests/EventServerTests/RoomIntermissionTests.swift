@@ -12,6 +12,17 @@ struct RoomIntermissionTests {
         try host.sendText(#"{"type":"seek","position":\#(duration - 0.2)}"#)
     }
 
+    /// A host on `room` queues s1 then s2, plays, and runs s1 to its end.
+    static func hostPlaysTheFirstOfTwoToItsEnd(_ room: TestRoomServer) throws -> WebSocketTestClient {
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        _ = try host.waitFor("hello") { ($0["role"] as? String) == "host" }
+        try host.sendText(#"{"type":"queueAdd","songId":"s1"}"#)
+        try host.sendText(#"{"type":"queueAdd","songId":"s2"}"#)
+        try host.sendText(#"{"type":"play"}"#)
+        try runToEnd(host)
+        return host
+    }
+
     @Test func theNextSongWaitsThePauseWithACountdownThenStarts() throws {
         let room = try TestRoomServer(loadSong: false, catalog: RoomQueueTurnsTests.catalog()) { $0.pauseBetweenSongs = 1.5 }
         defer { room.stop() }
@@ -60,12 +71,7 @@ struct RoomIntermissionTests {
     @Test func noPauseStartsTheNextSongAtOnce() throws {
         let room = try TestRoomServer(loadSong: false, catalog: RoomQueueTurnsTests.catalog()) { $0.pauseBetweenSongs = 0 }
         defer { room.stop() }
-        let host = try room.client(role: "host", pin: TestRoomServer.pin)
-        _ = try host.waitFor("hello") { ($0["role"] as? String) == "host" }
-        try host.sendText(#"{"type":"queueAdd","songId":"s1"}"#)
-        try host.sendText(#"{"type":"queueAdd","songId":"s2"}"#)
-        try host.sendText(#"{"type":"play"}"#)
-        try Self.runToEnd(host)
+        let host = try Self.hostPlaysTheFirstOfTwoToItsEnd(room)
         let next = try #require(try host.waitFor("state", timeout: 5) { ($0["songId"] as? String) == "s2" })
         #expect(next["intermission"] == nil)
         _ = try #require(try host.waitFor("state", timeout: 2) { ($0["transport"] as? String) == "playing" && ($0["songId"] as? String) == "s2" })
@@ -102,12 +108,7 @@ struct RoomIntermissionTests {
             $0.pauseBetweenSongs = 2
         }
         defer { room.stop() }
-        let host = try room.client(role: "host", pin: TestRoomServer.pin)
-        _ = try host.waitFor("hello") { ($0["role"] as? String) == "host" }
-        try host.sendText(#"{"type":"queueAdd","songId":"s1"}"#)
-        try host.sendText(#"{"type":"queueAdd","songId":"s2"}"#)
-        try host.sendText(#"{"type":"play"}"#)
-        try Self.runToEnd(host)
+        let host = try Self.hostPlaysTheFirstOfTwoToItsEnd(room)
         _ = try #require(try host.waitFor("state", timeout: 5) { ($0["intermission"] as? [String: Any]) != nil })
         try host.sendText(#"{"type":"calibrate","singer":0,"id":1}"#)
         let began = Date()

@@ -29,14 +29,20 @@ def end_first_song(host, pause):
     host.execute_script(f"window.karaoke.send('seek', {{position: {duration - 0.3}}})")
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (1366, 768), (1920, 1080)])
-def test_display_counts_down_the_pause_and_the_host_starts_the_song(room, browser, width, height):
-    host = open_remote(phone(browser), room, host=True)
+
+def open_display(browser, room, width, height):
+    """The TV display at `width`×`height` (a phone-sized one as a phone), once it has the state."""
     display = browser(width, height)
     display.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
     display.get(room.url("/display"))
     wait(display, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.state)"))
+    return display
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1366, 768), (1920, 1080)])
+def test_display_counts_down_the_pause_and_the_host_starts_the_song(room, browser, width, height):
+    host = open_remote(phone(browser), room, host=True)
+    display = open_display(browser, room, width, height)
     end_first_song(host, 30)
     text = wait(display, lambda d: re.fullmatch(r"Next song in (\d+) s", d.find_element(By.ID, "countdown").text), timeout=10)
     assert 20 <= int(text.group(1)) <= 30, text.group(0)
@@ -95,11 +101,7 @@ def test_a_countdown_held_by_a_calibration_says_why_and_fits(room, browser, widt
     fake live session): the state the room sends then (`intermission.heldBy`, `endsIn` 0) is
     given to the pages as it arrives, and they say why the song waits, on the screen."""
     host = open_remote(phone(browser), room, host=True)
-    display = browser(width, height)
-    display.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
-    display.get(room.url("/display"))
-    wait(display, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.state)"))
+    display = open_display(browser, room, width, height)
     end_first_song(host, 60)
     wait(display, lambda d: d.find_element(By.ID, "countdown").text.startswith("Next song in"), timeout=10)
     held = """
