@@ -2,14 +2,16 @@
 an AudioWorklet and stream it over the page's WebSocket into the server's detector and scoring.
 
 The room under test is a private PulseAudio (`. scripts/lib/pulse-test-env.sh; pa_test_start`).
-The test song is the demo song with a stereo backing L = backing + singer, R = backing − singer:
-the room's speakers carry the singer in perfect time with the music, while the mono mix the
-server keeps as its bleed reference, (L + R) / 2, is the backing alone. A phone that hears
-`room_left` (the left speaker) hears the singer with the backing bleeding in, as a phone in a
-singing room does; one that hears `room_mix` hears only the backing: a guest who does not sing.
-Chromium picks its PulseAudio source from PULSE_SOURCE.
+The room plays the demo song's backing. The singer is not in what the room plays (a real singer
+is not in the speakers, and the server removes whatever its speakers play as bleed): the
+`room_air.py` process records the room's playback, follows where in the song it is, and writes
+the air of the room into its own sink, left = playback + the demo's singer in time with it,
+right = playback alone. A phone that hears `room_left` hears the singer with the backing
+bleeding in, as a phone in a singing room does; one that hears `room_mix` hears only the
+backing: a guest who does not sing. Chromium picks its PulseAudio source from PULSE_SOURCE.
 """
 import json
+import math
 import os
 import pathlib
 import shutil
@@ -33,39 +35,9 @@ def pactl(*arguments):
     return subprocess.run(["pactl", *arguments], check=True, capture_output=True, text=True).stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def room_audio():
-    if not os.environ.get("PULSE_SERVER") or not shutil.which("pactl"):
-        pytest.skip("needs the private PulseAudio daemon (. scripts/lib/pulse-test-env.sh; pa_test_start)")
-    modules = [
-        pactl("load-module", "module-remap-source", "source_name=room_left", "master=speaker.monitor", "channels=1",
-              "channel_map=mono", "master_channel_map=front-left", "remix=no"),
-        pactl("load-module", "module-remap-source", "source_name=room_mix", "master=speaker.monitor", "channels=1",
-              "channel_map=mono"),
-    ]
-    # Keep the new sources running (a suspended source delivers nothing at first).
-    keepalives = [subprocess.Popen(["parecord", "--raw", "--latency-msec=10", "-d", s, "/dev/null"])
-                  for s in ("room_left", "room_mix")]
-    yield
-    for process in keepalives:
-        process.terminate()
-        process.wait()
-    for module in modules:
-        subprocess.run(["pactl", "unload-module", module], check=False)
-
-
-# The test song carries its singer in the played backing's side (L = backing + singer,
-# R = backing − singer). Since the bleed reference holds the played side as well as the mono mix
-# (issue 15: the original singer of a full mix must not score from the speakers), the server may
-# rightly take that singer for bleed and remove it. The apparatus needs the singer added outside
-# the room's output (a player following the room's clock into the phones' source), not built yet.
-SINGER_IN_THE_PLAYED_SIDE = ("the test's singer is carried in the played backing's side, which the "
-                             "two-channel bleed reference now removes as bleed (see SINGER_IN_THE_PLAYED_SIDE)")
-
-
-@pytest.fixture(scope="module")
-def singing_song():
-    """The demo song with the singer in its stereo backing (see the module docstring)."""
+def demo_tracks():
+    """The demo song's backing and singer at the room's rate (48 kHz), scaled as the test song
+    plays them: (backing, singer)."""
     import numpy as np
     import soundfile as sf
 
@@ -74,20 +46,74 @@ def singing_song():
     assert rate == vrate
     if rate != 48000:  # the room's rate: the server need not resample at load (slow in a debug build)
         from scipy.signal import resample_poly
-        backing, vocals = (resample_poly(x, 160, 147).astype("float32") for x in (backing, vocals))
-        rate = 48000
+        backing, vocals = (resample_poly(x, 48000 // 300, rate // 300).astype("float32") for x in (backing, vocals))
     n = min(len(backing), len(vocals))
-    backing, vocals = backing[:n], vocals[:n]
-    scale = 0.45 / max(1e-6, float(np.max(np.abs(backing)) + np.max(np.abs(vocals))))
-    stereo = np.stack([(backing + vocals) * scale, (backing - vocals) * scale], axis=1)
+    scale = 0.45 / max(1e-6, float(np.max(np.abs(backing[:n])) + np.max(np.abs(vocals[:n]))))
+    return backing[:n] * scale, vocals[:n] * scale
+
+
+@pytest.fixture(scope="module")
+def singing_song():
+    """The demo song as the room plays it: its backing alone (the singer is in the air, not in
+    the song; see the module docstring)."""
+    import numpy as np
+    import soundfile as sf
+
+    backing, _ = demo_tracks()
     with tempfile.TemporaryDirectory(prefix="karaoke-phone-songs-") as directory:
         folder = pathlib.Path(directory) / "sung"
         folder.mkdir()
         text = (DEMO / "demo.txt").read_text(encoding="utf-8")
         text = text.replace("#MP3:backing.ogg", "#MP3:backing.wav").replace("#VOCALS:vocals.ogg\n", "")
         (folder / "sung.txt").write_text(text, encoding="utf-8")
-        sf.write(str(folder / "backing.wav"), stereo, rate, subtype="FLOAT")
+        sf.write(str(folder / "backing.wav"), np.stack([backing, backing], axis=1), 48000, subtype="FLOAT")
         yield pathlib.Path(directory)
+
+
+@pytest.fixture(scope="module")
+def room_audio():
+    """The room's air (see the module docstring): sink `air`, sources `room_left` (a singer's
+    phone) and `room_mix` (a guest who does not sing); sink `phones_out` for the pages' output."""
+    if not os.environ.get("PULSE_SERVER") or not shutil.which("pactl"):
+        pytest.skip("needs the private PulseAudio daemon (. scripts/lib/pulse-test-env.sh; pa_test_start)")
+    import numpy as np
+
+    modules = [pactl("load-module", "module-null-sink", "sink_name=air", "rate=48000", "channels=2"),
+               pactl("load-module", "module-null-sink", "sink_name=phones_out", "rate=48000", "channels=2")]
+    for name, channel in (("room_left", "front-left"), ("room_mix", "front-right")):
+        modules.append(pactl("load-module", "module-remap-source", f"source_name={name}", "master=air.monitor",
+                             "channels=1", "channel_map=mono", f"master_channel_map={channel}", "remix=no"))
+    with tempfile.TemporaryDirectory(prefix="karaoke-room-air-") as directory:
+        backing, singer = demo_tracks()
+        np.save(f"{directory}/backing.npy", backing)
+        np.save(f"{directory}/singer.npy", singer)
+        log = open(f"{directory}/air.log", "w")
+        air = subprocess.Popen([sys.executable, str(pathlib.Path(__file__).with_name("room_air.py")),
+                                f"{directory}/backing.npy", f"{directory}/singer.npy", "air"],
+                               stdout=log, stderr=subprocess.STDOUT)
+        # Keep the new sources running (a suspended source delivers nothing at first).
+        keepalives = [subprocess.Popen(["parecord", "--raw", "--latency-msec=10", "-d", s, "/dev/null"])
+                      for s in ("room_left", "room_mix")]
+        try:
+            yield
+        finally:
+            for process in (*keepalives, air):
+                process.terminate()
+                process.wait()
+            log.close()
+            print("room air:", pathlib.Path(f"{directory}/air.log").read_text())
+            for module in reversed(modules):
+                subprocess.run(["pactl", "unload-module", module], check=False)
+
+
+def phone_browser():
+    """Chromium kept off the room's CPU (see `chromium`): on the last core only, niced."""
+    cores = os.cpu_count() or 1
+    pin = f"taskset -c {cores - 1} " if cores > 1 and shutil.which("taskset") else ""
+    path = pathlib.Path(tempfile.gettempdir()) / f"karaoke-test-phone-chromium-{cores}"
+    path.write_text(f'#!/bin/sh\nexec {pin}nice -n 10 /usr/bin/chromium "$@"\n')
+    path.chmod(0o755)
+    return str(path)
 
 
 def chromium(source, width=520, height=844, fake_file=None):
@@ -97,7 +123,11 @@ def chromium(source, width=520, height=844, fake_file=None):
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
+    # A guest's phone does not share the room's CPU: here it does, so the pages run on one core
+    # and the room keeps the other (three pages beside it starved the room's playback into
+    # ~100 underruns of 10-130 ms per song on this 2-core box, which no real room has; Chromium
+    # re-nices its renderers, so nice alone did not help).
+    options.binary_location = phone_browser()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      f"--window-size={width},{height}", "--use-fake-ui-for-media-stream",
                      "--autoplay-policy=no-user-gesture-required"):
@@ -108,6 +138,11 @@ def chromium(source, width=520, height=844, fake_file=None):
     env = dict(os.environ)
     if source:
         env["PULSE_SOURCE"] = source
+        # A phone's own loudspeaker is not the room's: the page's audio graph (silent, but a
+        # stream) goes to a sink of its own. On the room's sink, every page opening or closing
+        # its stream made PulseAudio rewind and re-render the room's sink, so what the room's
+        # air carried jumped by up to 45 ms against what the server played.
+        env["PULSE_SINK"] = "phones_out"
     return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver", env=env))
 
 
@@ -211,7 +246,7 @@ def calibrate_phone(driver):
     result = wait(driver, lambda d: d.execute_script("return window.calibrated"), timeout=30)
     assert result.get("delayMs") is not None, result
     shown = driver.find_element("id", "phone-mic-delay").text
-    assert f"{int(result['delayMs'] + 0.5)} ms" in shown, shown  # JS Math.round
+    assert f"{math.floor(result['delayMs'] + 0.5)} ms" in shown, shown  # JS Math.round
     return result["delayMs"]
 
 
@@ -259,7 +294,7 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
         host = Host(server)
         host.read_in_background()
         # The host's first state may come a while after it joined on a starved box.
-        state = wait_for_state(host, lambda st: len([s for s in st["singers"] if s.get("source") == "phone"]) == 3, 10)
+        state = wait_for_state(host, lambda st: len([s for s in st["singers"] if s.get("source") == "phone"]) == 3, 30)
         seats = {s["name"]: s["singer"] for s in (state or host.state() or {"singers": []})["singers"]
                  if s.get("source") == "phone"}
         assert set(seats) == {"Ann", "Late", "Bob"}, host.state()
@@ -297,8 +332,8 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     # A whole song sung through the phone is stored complete (a lateness measured across a change
     # of the page's clock offset once marked lines lost and stored a 10000 run "interrupted").
     assert stored_ann["history"][0]["status"] == "complete", stored_ann["history"][0]
-    if ann < 8000 or pulse < 8000:
-        pytest.xfail(f"Ann {ann:.0f}, Pulse {pulse:.0f}: {SINGER_IN_THE_PLAYED_SIDE}")
+    # Issue 17: the phone scores within 5 % of the same audio through a PulseAudio mic, >= 8000.
+    assert ann >= 8000 and pulse >= 8000, (ann, pulse)
     assert abs(ann - pulse) <= 0.05 * pulse
     load = os.getloadavg()[0]
     # Two browsers: each calibration also carries its own browser's capture latency at that
@@ -307,10 +342,9 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
         pytest.xfail(f"the late phone scored {late:.0f} vs {ann:.0f} at load average {load:.1f}")
     assert abs(late - ann) <= 0.05 * ann
     if bob > 300:
-        # Known, not hidden (docs/phone-mics.md): the same backing through a PulseAudio mic
-        # scores about 120, but through a phone the bleed is not removed on this loaded box.
-        pytest.xfail(f"silent phone scored {bob:.0f} > 300: bleed suppression loses the phone's "
-                     "timing when its browser's audio clock slips (docs/phone-mics.md)")
+        # Known, not hidden (docs/phone-mics.md): 183 and 286 with the room's air apparatus,
+        # 1389-2713 before it (the pages' own output streams on the room's sink).
+        pytest.xfail(f"silent phone scored {bob:.0f} > 300 at load average {load:.1f} (docs/phone-mics.md)")
 
 
 def test_a_phone_dropping_off_mid_song_is_marked_lost_and_one_joining_mid_song_is_scored(room_audio, singing_song, tmp_path):
@@ -322,9 +356,10 @@ def test_a_phone_dropping_off_mid_song_is_marked_lost_and_one_joining_mid_song_i
         start_phone(dan_page, server, "Dan")
         host = Host(server)
         host.read_in_background()
-        state = wait_for_state(host, lambda st: len([s for s in st["singers"] if s.get("source") == "phone"]) == 2, 10)
+        state = wait_for_state(host, lambda st: len([s for s in st["singers"] if s.get("source") == "phone"]) == 2, 30)
         seats = {s["name"]: s["singer"] for s in (state or host.state() or {"singers": []})["singers"]
                  if s.get("source") == "phone"}
+        assert set(seats) == {"Cat", "Dan"}, host.state()
         host.send({"type": "play"})
         wait_position(host, 25)
         dan_page.quit()  # the phone is gone: no close, no more frames
@@ -362,8 +397,7 @@ def test_a_phone_dropping_off_mid_song_is_marked_lost_and_one_joining_mid_song_i
     after_drop = [lost for index, lost, _ in rows if index >= 5]  # line 5 starts after 25 s
     assert after_drop and all(after_drop)
     # Cat sang the whole song through her phone.
-    if finals[seats["Cat"]]["score"] < 8000:
-        pytest.xfail(f"Cat {finals[seats['Cat']]['score']}, Eve {totals.get(eve, 0)}: {SINGER_IN_THE_PLAYED_SIDE}")
+    assert finals[seats["Cat"]]["score"] >= 8000, finals
 
 
 def wait_position(host, seconds, timeout=60):
