@@ -644,15 +644,13 @@ def test_eight_phones_at_once(room_audio, singing_song, tmp_path):
     # Every burst of every phone was heard as pitch.
     assert len(lat) >= 8 * (seconds // 3) - 8
     if load > 4:
-        pytest.xfail(f"timing acceptance (no underrun, p95 <= 60 ms) not judged at load average {load:.1f} "
+        pytest.xfail(f"timing acceptance (no underrun, every event within 60 ms) not judged at load average {load:.1f} "
                      "on 2 cores; figures above and in docs/phone-mics.md")
     assert gaps_phones == 0
-    # Every phone's sound reaches the pitch events promptly...
-    assert np.percentile(lat, 95) <= 150
-    # ...but not yet within issue 17's 60 ms (p95 83 ms at load 3.8 in CI, 2026-11-25: the
-    # detector's half-window lookahead, 10 ms frames and the worker's poll add up). Known gap.
-    if np.percentile(lat, 95) > 60:
-        pytest.xfail(f"glass-to-event p95 {np.percentile(lat, 95):.0f} ms > 60 ms (docs/phone-mics.md)")
+    # Issue 17: every phone's pitch events within 60 ms of its sound. Measured 2026-11-25 (release,
+    # load 0.7-8.9): median 31-34, p95 33-38, max 33-40 ms, of which 29.65 ms are the 10 ms frames
+    # and the detector's lookahead (docs/phone-mics.md, "Glass-to-event").
+    assert lat.max() <= 60, f"glass-to-event max {lat.max():.0f} ms (p95 {np.percentile(lat, 95):.0f} ms) > 60 ms"
 
 
 def test_the_phone_mic_bar_fits_every_screen(server, browser):

@@ -19,6 +19,9 @@ public final class CaptureChannel: @unchecked Sendable {
     public let sampleRate: Double
     public let samples: SPSCRingBuffer<Float>
     public let stamps: SPSCRingBuffer<CaptureStamp>
+    /// Signalled by a producer that wakes the reader on each write (a phone seat); a channel
+    /// whose producer does not signal is polled (the reader's wait times out).
+    public let arrival = SampleArrivalSignal()
     private let overrunFrames = Atomic<Int>(0)
 
     public init(index: Int, sampleRate: Double, ringSeconds: Double) {

@@ -423,6 +423,20 @@ final class EventLoopThread: @unchecked Sendable {
     /// A binary frame: phone microphone audio (`PhoneAudioFrame`). Refused (and reported once a
     /// second) from a client without a phone seat, which is closed if it keeps sending; a
     /// malformed or oversized frame, or one for another seat, closes only that client.
+    /// ACKs an audio frame at once instead of by the delayed-ACK timer: a phone whose TCP keeps
+    /// Nagle on (no TCP_NODELAY) holds its next 10 ms frame until the previous one is ACKed, so
+    /// a delayed ACK made frames arrive in bunches 10–20 ms late (docs/phone-mics.md,
+    /// "Glass-to-event"). Linux resets quick-ACK mode by itself, hence once per frame (one
+    /// non-blocking setsockopt on the service thread).
+    private static func acknowledgeNow(_ wsi: OpaquePointer?) {
+        #if os(Linux)
+        let fd = lws_get_socket_fd(wsi)
+        guard fd >= 0 else { return }
+        var on: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
     private func receiveAudio(_ connection: ClientConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         let wsi = connection.wsi
         if connection.inbound.count + length > PhoneAudioFrame.maxBytes {
@@ -474,6 +488,7 @@ final class EventLoopThread: @unchecked Sendable {
                 }
             }
             grant.receiver.receive(frame, samples: UnsafeRawBufferPointer(rebasing: bytes[PhoneAudioFrame.headerBytes...]))
+            Self.acknowledgeNow(wsi)
             return 0
         }
     }

@@ -8,7 +8,8 @@ import Synchronization
 
 /// Scores the room's singers live: one pitch worker per microphone (singer i = microphone i),
 /// each feeding a fresh `ScoringSession` per run. Publishes `pitch` (every `pitchStride`-th
-/// frame, droppable), `lineScore` per closed line (and stores it), and a running `total`.
+/// frame and every change of voicing, droppable), `lineScore` per closed line (and stores it),
+/// and a running `total`.
 ///
 /// Runs: loading a song starts a run per singer at the song's start. A seek, a loop jump back,
 /// or a change of difficulty/key/tempo/mic delay/singers ends the current run (left incomplete

@@ -7,7 +7,7 @@ import Synchronization
 /// The pitch worker thread of one microphone: capture ring → `LivePitchTracker` → the current
 /// `LiveSingerRun`. It lives as long as the room (one ring reader for the whole session); runs
 /// are swapped under a lock that the audio callbacks never touch. Everything it produces is
-/// handed to `output` on this thread; pitch frames thinned to every `pitchStride`-th.
+/// handed to `output` on this thread; pitch frames thinned by `PitchThinning` (every `pitchStride`-th, and every change of voicing).
 final class LiveSingerWorker: @unchecked Sendable {
     struct Output: Sendable {
         var samples: @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void
@@ -18,19 +18,24 @@ final class LiveSingerWorker: @unchecked Sendable {
     }
 
     private let tracker: LivePitchTracker
+    /// Woken by a producer that signals its writes (a phone seat); otherwise polled.
+    private let arrival: SampleArrivalSignal
     private let clock: PlaybackClock
     private let run = Mutex<LiveSingerRun?>(nil)
     private let output: Output
     private let running = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(true)
-    private let pollInterval = 0.01
-    private let pitchStride: Int
-    /// Pitch frames seen so far (worker thread only), for the `pitchStride` thinning.
-    private var frameCount = 0
+    /// Longest wait between steps: a channel nobody signals (a PulseAudio mic) is read this often,
+    /// and lines close on time while a microphone sends nothing.
+    private let pollInterval: Double
+    /// Which pitch frames are published (worker thread only).
+    private var thinning: PitchThinning
 
     init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap?, pitchStride: Int, output: Output,
-         maximumLag: Double = 0.25, referenceShift: (@Sendable () -> Double)? = nil) {
-        self.pitchStride = max(pitchStride, 1)
+         maximumLag: Double = 0.25, referenceShift: (@Sendable () -> Double)? = nil, pollInterval: Double = 0.01) {
+        thinning = PitchThinning(stride: pitchStride)
+        arrival = channel.arrival
+        self.pollInterval = pollInterval
         tracker = LivePitchTracker(channel: channel, clock: clock, backing: backing)
         tracker.maximumLag = maximumLag
         tracker.referenceShift = referenceShift
@@ -46,7 +51,8 @@ final class LiveSingerWorker: @unchecked Sendable {
             while running.load(ordering: .acquiring) {
                 step()
                 // Catching up after a stall: straight on to the next slice of waiting audio.
-                if !tracker.isBehind { Thread.sleep(forTimeInterval: pollInterval) }
+                // Otherwise until the next frame arrives (a phone), at most `pollInterval`.
+                if !tracker.isBehind { arrival.wait(seconds: pollInterval) }
             }
             finished.store(true, ordering: .releasing)
         }
@@ -56,6 +62,7 @@ final class LiveSingerWorker: @unchecked Sendable {
 
     func stop() {
         running.store(false, ordering: .releasing)
+        arrival.signal()
         while !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
     }
 
@@ -118,11 +125,7 @@ final class LiveSingerWorker: @unchecked Sendable {
         case .jumped(let position):
             output.jumped(position)
         case .progress(let snapshot, let closed):
-            var shown: [PitchSample] = []
-            for sample in samples {
-                frameCount &+= 1
-                if frameCount % pitchStride == 0 { shown.append(sample) }
-            }
+            let shown = samples.filter { thinning.keeps($0) }
             if !shown.isEmpty { output.samples(snapshot, shown) }
             if !closed.isEmpty { output.lines(snapshot, closed) }
         }

@@ -195,6 +195,8 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
         // The upsampler's output lags its input by `delay` phone samples.
         let host = (Double(firstIndex) - Double(HalfBandUpsampler.delay)) / rate + offset
         Self.append(block, hostTime: host, to: channel)
+        // The pitch worker analyses the frame now rather than at its next poll (never blocks).
+        channel.arrival.signal()
         if teeing.load(ordering: .acquiring) { Self.append(block, hostTime: host, to: calibrationChannel) }
         nextIndex = firstIndex + UInt64(n)
     }
