@@ -420,9 +420,6 @@ final class EventLoopThread: @unchecked Sendable {
         return 0
     }
 
-    /// A binary frame: phone microphone audio (`PhoneAudioFrame`). Refused (and reported once a
-    /// second) from a client without a phone seat, which is closed if it keeps sending; a
-    /// malformed or oversized frame, or one for another seat, closes only that client.
     /// ACKs an audio frame at once instead of by the delayed-ACK timer: a phone whose TCP keeps
     /// Nagle on (no TCP_NODELAY) holds its next 10 ms frame until the previous one is ACKed, so
     /// a delayed ACK made frames arrive in bunches 10–20 ms late (docs/phone-mics.md,
@@ -437,6 +434,9 @@ final class EventLoopThread: @unchecked Sendable {
         #endif
     }
 
+    /// A binary frame: phone microphone audio (`PhoneAudioFrame`). Refused (and reported once a
+    /// second) from a client without a phone seat, which is closed if it keeps sending; a
+    /// malformed or oversized frame, or one for another seat, closes only that client.
     private func receiveAudio(_ connection: ClientConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         let wsi = connection.wsi
         if connection.inbound.count + length > PhoneAudioFrame.maxBytes {
