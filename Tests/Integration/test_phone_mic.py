@@ -375,13 +375,10 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     if load > 4 and abs(late - ann) > 0.05 * ann:
         pytest.xfail(f"the late phone scored {late:.0f} vs {ann:.0f} at load average {load:.1f}")
     assert abs(late - ann) <= 0.05 * ann
-    # A whole song sung through the phone is stored complete (a lateness measured across a change
-    # of the page's clock offset once marked lines lost and stored a 10000 run "interrupted").
+    # A whole song sung through the phone is stored complete: lines are marked lost only when
+    # judged without their audio (docs/phone-mics.md "Lines sung without audio"), so a stall of
+    # this box shorter than the 1.5 s a line waits for a phone no longer marks them.
     status = stored_ann["history"][0]["status"]
-    if status != "complete" and load > 4:
-        # Known, not hidden (docs/phone-mics.md): a stall of this whole box (every phone turns
-        # "unstable" in the same second) is taken for the phones' network.
-        pytest.xfail(f"Ann's run stored {status} at load average {load:.1f}: a stall of the box marked as network loss")
     assert status == "complete", stored_ann["history"][0]
     if bob > 300:
         # Known, not hidden (docs/phone-mics.md): 183, 286 and 649 with the room's air apparatus,

@@ -30,9 +30,10 @@ public struct LiveMicrophone: Sendable {
     /// Whether a singer uses it now: a PulseAudio microphone always, a phone seat while taken.
     public var isSeated: Bool { phone?.isSeated ?? true }
 
-    /// How far behind the clock lines may wait for its audio: a phone's frames cross a network
-    /// (jitter up to the 500 ms "unstable" mark must not close lines as silent).
-    var maximumLag: Double { phone == nil ? 0.25 : 0.6 }
+    /// How far behind the clock lines may wait for its audio: a phone's frames cross a network,
+    /// so its lines wait until the phone counts as lost (`PhoneMicSlot.lostAfter`); audio that
+    /// comes later than that is not heard, and those lines are stored marked (`ClosedLine`).
+    var maximumLag: Double { phone == nil ? 0.25 : PhoneMicSlot.lostAfter }
 
     /// Every channel of `capture` as a microphone, its latency read from the engine.
     public static func all(of capture: CaptureEngine, source: String?) -> [LiveMicrophone] {

@@ -1,6 +1,7 @@
 import AudioEngine
 import EventServer
 import Foundation
+import Logging
 import Scoring
 import ScoreStore
 import SongModel
@@ -38,6 +39,7 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     private let options: Options
     private weak var sink: (any RoomEventSink)?
     private let queue = DispatchQueue(label: "karaoke.live-session")
+    private let logger = Logger(label: "karaoke.live")
     private var workers: [LiveSingerWorker] = []
     // State below lives on `queue`.
     private var entry: CatalogEntry?
@@ -307,17 +309,22 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         }
     }
 
-    private func publishLines(_ run: LiveSingerRun, _ lines: [LineResult]) {
+    private func publishLines(_ run: LiveSingerRun, _ lines: [ClosedLine]) {
         for line in lines {
-            sink?.publishLineScore(LineScorePayload(singer: run.singer, part: run.part, result: line, songId: run.songId))
-            run.recorder?.record(line, micLost: micWasLost(run, during: line))
+            sink?.publishLineScore(LineScorePayload(singer: run.singer, part: run.part, result: line.result, songId: run.songId))
+            if !line.heard {
+                let lag = microphones.indices.contains(run.singer) ? microphones[run.singer].maximumLag : 0
+                logger.warning("\(run.name): line \(line.result.lineIndex + 1) judged without its audio (none came within \(lag) s); stored marked lost")
+            }
+            run.recorder?.record(line.result, micLost: !line.heard || micWasLost(run, during: line.result))
         }
         sink?.publishTotal(TotalPayload(singer: run.singer, name: run.name, score: Double(run.session.result.total), final: false,
                                         songId: run.songId, difficulty: run.session.configuration.difficulty.rawValue))
     }
 
     /// Whether the run's microphone was lost while `line` was sung (worker thread, as it closes):
-    /// the line's media span mapped back to host time through the clock, with half a second of slack.
+    /// a device event (a PulseAudio source gone or moved), or a gap in a phone's stream; the
+    /// line's media span mapped back to host time through the clock, with half a second of slack.
     private func micWasLost(_ run: LiveSingerRun, during line: LineResult) -> Bool {
         guard microphones.indices.contains(run.singer), let losses = microphones[run.singer].losses else { return false }
         let hostNow = HostClock.now()

@@ -29,8 +29,8 @@ public final class LiveScorer: @unchecked Sendable {
         worker = LiveSingerWorker(channel: channel, clock: clock, backing: backing, pitchStride: 1, output: .init(
             samples: { _, _ in },
             lines: { _, lines in
-                closed.lines.withLock { $0 += lines }
-                for line in lines { onLine(line) }
+                closed.lines.withLock { $0 += lines.map(\.result) }
+                for line in lines { onLine(line.result) }
             },
             jumped: { _ in }))
     }

@@ -11,7 +11,7 @@ import Synchronization
 final class LiveSingerWorker: @unchecked Sendable {
     struct Output: Sendable {
         var samples: @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void
-        var lines: @Sendable (_ run: LiveSingerRun, _ lines: [LineResult]) -> Void
+        var lines: @Sendable (_ run: LiveSingerRun, _ lines: [ClosedLine]) -> Void
         /// The clock jumped (a seek or A–B loop the run did not start from): the run stops judging
         /// and the session should start a new one at `position`.
         var jumped: @Sendable (_ position: Double) -> Void
@@ -84,7 +84,7 @@ final class LiveSingerWorker: @unchecked Sendable {
     private enum Outcome {
         case idle
         case jumped(to: Double)
-        case progress(LiveSingerRun, [LineResult])
+        case progress(LiveSingerRun, [ClosedLine])
     }
 
     private func step() {
@@ -117,7 +117,13 @@ final class LiveSingerWorker: @unchecked Sendable {
             // Advance first: the snapshot handed on must hold the lines it reports, or the
             // running `total` sent after a `lineScore` would leave that very line out.
             let closed = r.session.advance(to: judgeable ?? now)
-            return .progress(r, closed)
+            let delay = r.session.configuration.micDelayMedia
+            let heardThrough = tracker.analysedThrough
+            return .progress(r, closed.map { result in
+                let judgedEnd = r.session.reference.lines.first { $0.index == result.lineIndex }?.judgedEnd ?? result.end
+                return ClosedLine(result: result, heard: ClosedLine.wasHeard(judgedEnd: judgedEnd, micDelay: delay,
+                                                                            analysedThrough: heardThrough))
+            })
         }
         switch outcome {
         case .idle:

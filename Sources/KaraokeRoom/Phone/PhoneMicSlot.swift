@@ -12,8 +12,17 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     public let channel: CaptureChannel
     /// While calibrating, frames are copied here too (the pitch worker owns `channel`'s reader).
     public let calibrationChannel: CaptureChannel
-    /// Lost spans (no audio for 1.5 s, or frames arriving over 500 ms late): lines sung then are stored marked.
+    /// Audio missing from the stream (a gap of `lostGap` or more: frames the page never sent,
+    /// a reconnect): lines sung then are stored marked. A late stream is not a lost one: its
+    /// lines wait for it (see `LiveMicrophone.maximumLag`, `ClosedLine`).
     public let losses = InputLossLog()
+    /// AllKaraoke's thresholds for the status shown: "lost" after this long without audio...
+    public static let lostAfter = 1.5
+    /// ...and "unstable" while frames arrive this much later than the best seen.
+    public static let unstableLateness = 0.5
+    /// A stream gap this long or longer is marked lost; shorter ones (a browser dropping a 23 ms
+    /// capture chunk) are filled with silence and cost at most a beat.
+    public static let lostGap = 0.25
     /// What the phone sends, and what its ring holds after `HalfBandUpsampler` (the rate of a
     /// PulseAudio microphone and of the bleed reference).
     public static let frameRate = Double(PhoneAudioFrame.sampleRate)
@@ -42,6 +51,8 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     private let bytesReceived = Atomic<Int>(0)
     // Producer (service thread) state.
     private var nextIndex: UInt64?
+    /// Host time just after the newest sample written (its capture time through the offset).
+    private var writtenThroughHost: Double?
     private var bestLateness = Double.infinity
     private var bestLatenessAt = 0.0
     /// The clock offset the best lateness was measured under.
@@ -49,7 +60,12 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     private let scratch: UnsafeMutableBufferPointer<Float>
     private let upsampled: UnsafeMutableBufferPointer<Float>
     private var upsampler = HalfBandUpsampler()
-    private let resetRequested = Atomic<Bool>(false)
+    /// 0: none; `Reset.sameSinger` or `Reset.newSinger` (asked by `PhoneSeats`, done by the producer).
+    private let resetRequest = Atomic<UInt8>(0)
+    private enum Reset {
+        static let sameSinger: UInt8 = 1
+        static let newSinger: UInt8 = 2
+    }
 
     public init(slot: Int) {
         self.slot = slot
@@ -120,8 +136,8 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     public func status(now: Double) -> String? {
         guard isSeated else { return nil }
         let last = lastArrival
-        if last == 0 || now - last > 1.5 { return "lost" }
-        return excessLateness > 0.5 ? "unstable" : "ok"
+        if last == 0 || now - last > Self.lostAfter { return "lost" }
+        return excessLateness > Self.unstableLateness ? "unstable" : "ok"
     }
 
     // MARK: - PhoneAudioReceiver (service thread)
@@ -132,12 +148,19 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
         framesReceived.add(1, ordering: .relaxed)
         bytesReceived.add(PhoneAudioFrame.headerBytes + samples.count, ordering: .relaxed)
         guard isSeated, let offset = clockOffset else { return }
-        if resetRequested.exchange(false, ordering: .acquiringAndReleasing) {
+        let rate = Double(frame.sampleRate)
+        let reset = resetRequest.exchange(0, ordering: .acquiringAndReleasing)
+        if reset != 0 {
+            // The same singer's new stream (a reconnect): what fell between the old stream's end
+            // and this frame was sung without audio. A new singer's run starts afresh.
+            if reset == Reset.sameSinger, let end = writtenThroughHost {
+                markGap(from: end, to: Double(frame.sampleIndex) / rate + offset)
+            }
+            writtenThroughHost = nil
             nextIndex = nil
             bestLateness = .infinity
             upsampler.reset()
         }
-        let rate = Double(frame.sampleRate)
         let count = frame.sampleCount
         var index = frame.sampleIndex
         var skip = 0
@@ -155,9 +178,11 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
             } else if index > expected, index - expected <= Self.maxFilledGap {
                 fill(silence: Int(index - expected), firstIndex: expected, offset: offset, rate: rate)
                 filledGaps.add(1, ordering: .relaxed)
+                markGap(from: Double(expected) / rate + offset, to: Double(index) / rate + offset)
             } else if index > expected {
                 upsampler.reset()  // a long gap: start afresh rather than ring across it
                 restarts.add(1, ordering: .relaxed)
+                markGap(from: Double(expected) / rate + offset, to: Double(index) / rate + offset)
             }
         }
         // Lateness: arrival minus when its last sample was captured (clock-sync mapped). A new
@@ -199,6 +224,15 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
         channel.arrival.signal()
         if teeing.load(ordering: .acquiring) { Self.append(block, hostTime: host, to: calibrationChannel) }
         nextIndex = firstIndex + UInt64(n)
+        writtenThroughHost = Double(firstIndex + UInt64(n)) / rate + offset
+    }
+
+    /// Audio between these host times never came: marked lost when it is `lostGap` or longer.
+    /// Rare (a gap, a reconnect), so the log's lock is taken here, never per frame.
+    private func markGap(from start: Double, to end: Double) {
+        guard end - start >= Self.lostGap else { return }
+        losses.markLost(at: start)
+        losses.markRestored(at: end)
     }
 
     private static func append(_ block: UnsafeBufferPointer<Float>, hostTime: Double, to target: CaptureChannel) {
@@ -208,6 +242,9 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     }
 
     /// Forget the stream position at the next frame (a new seat holder, or a reconnect with a
-    /// fresh audio clock): the producer owns that state, so it is only asked.
-    func resetStream() { resetRequested.store(true, ordering: .releasing) }
+    /// fresh audio clock): the producer owns that state, so it is only asked. A reconnect's
+    /// silence is marked lost as a gap would be.
+    func resetStream(sameSinger: Bool) {
+        resetRequest.store(sameSinger ? Reset.sameSinger : Reset.newSinger, ordering: .releasing)
+    }
 }

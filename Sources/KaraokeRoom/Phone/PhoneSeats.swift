@@ -222,7 +222,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
 
     private func grant(_ slot: Int, to id: ClientID, holder: Holder, changed: Bool) {
         let phone = slots[slot]
-        phone.resetStream()
+        phone.resetStream(sameSinger: !changed)
         phone.setSeated(true)
         gate.grant(id, seat: slot, receiver: phone)
         let singer = firstSinger + slot
@@ -254,7 +254,8 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         holders.first { $0.value.client == id }?.key
     }
 
-    /// Every 250 ms: network status per seat (lost spans marked for the lines sung then), seats
+    /// Every 250 ms: network status per seat (shown; which lines were sung without audio is
+    /// decided by the audio itself: `PhoneMicSlot.losses`, `ClosedLine`), seats
     /// whose holder did not come back released, and a `state` when a status changed.
     private func watch() {
         let now = HostClock.now()
@@ -268,11 +269,6 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             }
             let phone = slots[slot]
             let status = phone.status(now: now)
-            switch status {
-            case "lost": phone.losses.markLost(at: max(phone.lastArrival, now - 1.5))
-            case "unstable": phone.losses.markLost(at: now - phone.excessLateness)
-            default: phone.losses.markRestored(at: now)
-            }
             let needs = holders[slot]!.drift.update(calibratedOffset: phone.calibratedOffset, offset: phone.clockOffset, now: now)
             phone.setNeedsCalibration(needs)
             if needs != holder.needsCalibration {
