@@ -76,22 +76,34 @@ class Server:
         self.process = None
 
     def start(self):
+        # The server's output goes to a file, not a pipe: a pipe nobody reads until the end fills
+        # at 64 KiB, and then every server thread that logs blocks on it (a stall of the room).
+        self.log = tempfile.NamedTemporaryFile(prefix="karaoke-serve-", suffix=".log", delete=False)
+        self.final_output = None
         self.process = subprocess.Popen(
             [karaoke_binary(), "serve", *self.options, "--port", str(self.port), "--songs", str(self.songs_dir),
              "--pin", PIN, "--public", str(ROOT / "public")],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 20
         self.banner = []
         while time.time() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("karaoke serve exited:\n" + "".join(self.banner))
-            self.banner.append(line)
-            match = re.match(r"Listening on port (\d+)", line)
-            if match:
-                self.port = int(match.group(1))
-                return self
-        raise RuntimeError("karaoke serve did not start:\n" + "".join(self.banner))
+            lines = self.output().splitlines(True)
+            for count, line in enumerate(lines):
+                match = re.match(r"Listening on port (\d+)", line)
+                if match and line.endswith("\n"):
+                    self.port = int(match.group(1))
+                    self.banner = lines[:count + 1]
+                    return self
+            if self.process.poll() is not None:
+                raise RuntimeError("karaoke serve exited:\n" + self.output())
+            time.sleep(0.02)
+        raise RuntimeError("karaoke serve did not start:\n" + self.output())
+
+    def output(self):
+        """Everything the server printed so far (all of it once stopped)."""
+        if self.final_output is not None:
+            return self.final_output
+        return pathlib.Path(self.log.name).read_text(encoding="utf-8", errors="replace")
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -101,6 +113,10 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.process and self.final_output is None:
+            self.final_output = self.output()
+            self.log.close()
+            pathlib.Path(self.log.name).unlink(missing_ok=True)
         return self.process.returncode if self.process else None
 
     def url(self, path="/"):

@@ -362,7 +362,7 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
         for page in (ann_page, late_page, bob_page):
             page.quit()
         server.stop()
-        print("server log:", "".join(line for line in server.process.stdout.read().splitlines(True)
+        print("server log:", "".join(line for line in server.output().splitlines(True)
                                      if "phone" in line or "calibrat" in line))
     stored_ann = stored(tmp_path, "Ann")
     print("stored:", json.dumps(stored_ann)[:600])
