@@ -334,9 +334,9 @@ function followState(state) {
   mic.wasPlaying = state.transport === 'playing';
 }
 
-function songEnded(note = '') {
+function songEnded(note = 'the song ended') {
   stop(true);
-  show(`${note}the song ended: microphone off`);
+  show(`${note}: microphone off`);
 }
 
 // Waits for the room's automatic re-calibration; if it has not begun 4 s after the song's end
@@ -378,7 +378,7 @@ function bind(conn) {
       delayText.textContent = `delay ${Math.round(message.delayMs)} ms (calibrated)`;
       show(again ? 're-calibrated' : 'calibrated', 'ok');
     } else show(`${again ? 're-' : ''}calibration failed: ${message.error}`, 'error');
-    if (mic.held) songEnded(message.delayMs != null ? 're-calibrated; ' : 're-calibration failed; ');
+    if (mic.held) songEnded(message.delayMs != null ? 're-calibrated' : 're-calibration failed');
   });
   conn.on('error', (message) => {
     if (['audioRefused', 'phoneSeatsFull', 'noSeat'].includes(message.code)) show(message.message, 'error');
