@@ -9,7 +9,7 @@ struct AutoRecalibrationTests {
         AutoRecalibration.Seat(slot: slot, flagged: flagged, calibratedOffset: calibratedAt, reachable: reachable)
     }
 
-    @Test func aSeatFlaggedDuringASongWaitsForItsEndThenRunsOnce() {
+    @Test func aSeatFlaggedDuringASongWaitsForItsEndThenRunsOncePerGapBetweenSongs() {
         var schedule = AutoRecalibration()
         let flagged = [Self.seat(0)]
         for _ in 0..<20 { #expect(schedule.next(seats: flagged, window: .playing) == nil) }
@@ -23,15 +23,19 @@ struct AutoRecalibrationTests {
         #expect(schedule.running == nil)
         // The calibration cleared the flag (at its new offset): nothing due.
         #expect(schedule.next(seats: [Self.seat(0, flagged: false, calibratedAt: 100.08)], window: .quiet) == nil)
-        // A new move later is a new episode: it runs again.
+        // A new move during the next song: it runs again at that song's end.
+        #expect(schedule.next(seats: [Self.seat(0, calibratedAt: 100.08)], window: .playing) == nil)
         #expect(schedule.next(seats: [Self.seat(0, calibratedAt: 100.08)], window: .quiet) == 0)
     }
 
-    @Test func aSeatFlaggedAgainstItsNewCalibrationIsANewEpisodeEvenIfTheFlagNeverCleared() {
+    /// Seen with real Chromium pages on a loaded box: the offset moved by hundreds of ms seconds
+    /// after each calibration, so every success was flagged again; re-running each time held
+    /// the room (and the host's play) for minutes.
+    @Test func aSuccessFlaggedAgainAtOnceIsNotRerunBeforeTheNextSong() {
         var schedule = AutoRecalibration()
         #expect(schedule.next(seats: [Self.seat(0, calibratedAt: 100)], window: .quiet) == 0)
         schedule.finished(slot: 0, .calibrated)
-        // The offset moved on before a watch round saw the flag clear: flagged against 100.08 now.
+        for _ in 0..<50 { #expect(schedule.next(seats: [Self.seat(0, calibratedAt: 100.08)], window: .quiet) == nil) }
         #expect(schedule.next(seats: [Self.seat(0, calibratedAt: 100.08)], window: .playing) == nil)
         #expect(schedule.next(seats: [Self.seat(0, calibratedAt: 100.08)], window: .quiet) == 0)
     }

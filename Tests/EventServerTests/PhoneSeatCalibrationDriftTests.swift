@@ -125,7 +125,7 @@ struct PhoneSeatCalibrationDriftTests {
     /// one), and told so; a failed re-run is reported to the phone and the hosts and not looped.
     @Test func aPhoneWhoseTimingMovedIsCalibratedAgainAtTheSongsEndNotDuringIt() throws {
         let calibrations = PhoneCalibrationRecorder(time: 1.5)
-        let room = try LivePhoneRoom(calibrations: calibrations, catalog: RoomQueueTurnsTests.catalog(), pauseBetweenSongs: 1)
+        let room = try LivePhoneRoom(calibrations: calibrations, catalog: RoomQueueTurnsTests.catalog(), pauseBetweenSongs: 30)
         defer { room.stop() }
         let client = try WebSocketTestClient(port: room.server.port)
         _ = try client.waitFor("hello")
@@ -162,10 +162,20 @@ struct PhoneSeatCalibrationDriftTests {
         let held = try #require(try host.waitFor("state") { $0["calibratingSinger"] as? Int == slot })
         #expect(held["transport"] as? String == "stopped")
         #expect(held["intermission"] != nil, "the pause before the next song is held by the calibration")
+        // The host skips the (30 s) pause: not refused, the song waits for the clicks.
+        try host.sendText(#"{"type":"play","id":5}"#)
         let result = try #require(try phone.stream(seconds: 5) { $0["type"] as? String == "phoneMicCalibrated" })
         #expect(result["delayMs"] as? Double == 123.4 && result["error"] == nil, "\(result)")
         #expect(!slotMic.needsCalibration && slotMic.calibratedOffset == 100.08)
-        _ = try #require(try host.waitFor("state") { ($0["transport"] as? String) == "playing" && $0["songId"] as? String == "s2" })
+        var refused: [String: Any]?
+        var started = false
+        let deadline = Date().addingTimeInterval(5)
+        while !started, Date() < deadline, let message = try host.receiveJSON(timeout: deadline.timeIntervalSinceNow) {
+            if message["type"] as? String == "error", message["id"] as? Int == 5 { refused = message }
+            started = message["type"] as? String == "state" && message["transport"] as? String == "playing" && message["songId"] as? String == "s2"
+        }
+        #expect(started && refused == nil, "\(refused ?? [:])")
+        #expect(Date().timeIntervalSince(ended) < 10, "the host's play started the song once the calibration was over")
 
         // It moves again during the next song, and this time the clicks are not heard.
         calibrations.setOutcome(.failure(.init(description: "heard 0 of 10 calibration clicks from the phone")))

@@ -62,7 +62,7 @@ extension Room {
         queue.async { [self] in
             guard clicksWindow == .quiet, liveSession != nil, options.audio else { return done(.notStarted, nil, nil) }
             logger.info("re-calibrating the phone of singer \(singer + 1) automatically: \(why)")
-            runPhoneCalibration(singer: singer, started: started) { [weak self] delay, error in
+            runPhoneCalibration(singer: singer, automatic: true, started: started) { [weak self] delay, error in
                 guard let self else { return }
                 if let error {
                     let message = "automatic re-calibration of singer \(singer + 1)'s phone failed: \(error); tried again after the next song"
@@ -94,11 +94,13 @@ extension Room {
     var phoneRecalibrationWindow: AutoRecalibration.Window { recalibrationWindow.withLock { $0 } }
 
     /// On the room's queue: plays the clicks for a phone seat. The wait between songs is held
-    /// while `calibratingSinger` is set, so a next song waits for it.
-    private func runPhoneCalibration(singer: Int, started: (@Sendable () -> Void)? = nil,
+    /// while `calibratingSinger` is set, so a next song waits for it (and, for an `automatic`
+    /// run, a host's `play`).
+    private func runPhoneCalibration(singer: Int, automatic: Bool = false, started: (@Sendable () -> Void)? = nil,
                                      done: @escaping @Sendable (Double?, String?) -> Void) {
         guard let liveSession else { return done(nil, "calibration needs the room's audio") }
         calibratingSinger = singer
+        automaticCalibration = automatic
         publishRecalibrationWindow()
         broadcastState()
         do {
@@ -106,6 +108,7 @@ extension Room {
                 guard let self else { return }
                 queue.async { [self] in
                     calibratingSinger = nil
+                    automaticCalibration = false
                     let seat = settings.singers.first { $0.singer == singer }
                     let delay = liveSession.microphone(singer: singer, seat: seat)?.micDelay
                     if let failure {
@@ -123,6 +126,7 @@ extension Room {
             started?()  // the clicks play now (`done` comes later, on this queue)
         } catch {
             calibratingSinger = nil
+            automaticCalibration = false
             publishRecalibrationWindow()
             broadcastState()
             done(nil, "\(error)")

@@ -105,6 +105,9 @@ public final class Room: @unchecked Sendable {
     /// Whether a phone's clicks could be heard alone now, for `PhoneSeats` off the room's queue
     /// (set every tick: `AutoRecalibration` asks every 250 ms; the room checks again before it runs).
     let recalibrationWindow = Mutex<AutoRecalibration.Window>(.busy)
+    /// The calibration running is one the room started by itself (`recalibratePhone`): the
+    /// host's `play` waits for it instead of being refused.
+    var automaticCalibration = false
     /// Told of a part chosen for a phone seat (`PhoneSeats` keeps it through a re-take).
     var phonePartChosen: (@Sendable (_ singer: Int, _ part: Int) -> Void)?
     var lastLatencyCheck = 0.0
