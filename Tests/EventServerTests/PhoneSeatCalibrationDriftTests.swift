@@ -1,6 +1,7 @@
 import AudioEngine
 import EventServer
 import Foundation
+import Synchronization
 @testable import KaraokeRoom
 import Testing
 
@@ -30,6 +31,13 @@ struct PhoneSeatCalibrationDriftTests {
         #expect(needs(5.0, 4.968, at: 22))
         // A new calibration at the new offset clears it.
         #expect(!needs(4.968, 4.968, at: 22.25))
+        // Away from the old calibration, then calibrated again while still away from the new
+        // one: the hold starts again from the new calibration (not from the first move).
+        #expect(!needs(4.968, 5.0, at: 30))
+        #expect(needs(4.968, 5.0, at: 32))
+        #expect(!needs(4.990, 5.03, at: 32.25))
+        #expect(!needs(4.990, 5.03, at: 34))
+        #expect(needs(4.990, 5.03, at: 34.25))
     }
 
     /// A room whose phone seats are scored by a live session (as `serve` wires them).
@@ -40,12 +48,16 @@ struct PhoneSeatCalibrationDriftTests {
         let live: LiveRoomSession
         let root: URL
 
-        init() throws {
+        /// `calibrations`, when given, stands in for the room's calibrations (`PhoneCalibrator` needs
+        /// the sound server); the room then runs as one with audio.
+        init(calibrations: PhoneCalibrationRecorder? = nil, catalog: any SongCatalog = TestSong.catalog,
+             pauseBetweenSongs: Double = 10) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-drift-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             try "<!doctype html>".write(to: root.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
-            let options = Room.Options(pin: RoomPin("4321")!, audio: false, tickInterval: 0.02, stateInterval: 0.25)
-            room = Room(player: ClockPlayer(), catalog: TestSong.catalog, options: options)
+            var options = Room.Options(pin: RoomPin("4321")!, audio: calibrations != nil, tickInterval: 0.02, stateInterval: 0.25)
+            options.pauseBetweenSongs = pauseBetweenSongs
+            room = Room(player: ClockPlayer(), catalog: catalog, options: options)
             server = EventServer(configuration: EventServerConfiguration(host: "127.0.0.1", port: 0, publicDirectory: root.path,
                                                                          idlePingSeconds: 600))
             let server = server
@@ -55,7 +67,8 @@ struct PhoneSeatCalibrationDriftTests {
             live = LiveRoomSession(microphones: phones.slots.map { LiveMicrophone(phone: $0) }, clock: PlaybackClock(),
                                    sink: room, store: nil, options: liveOptions)
             phones.attach(session: live)
-            room.start(transport: server, liveSession: live)
+            calibrations?.attach(live: live, phones: phones.slots)
+            room.start(transport: server, liveSession: calibrations ?? live)
             try server.start(delegate: phones)
         }
 
@@ -107,6 +120,79 @@ struct PhoneSeatCalibrationDriftTests {
         #expect(try room.seat(client, singer: slot) { $0["needsCalibration"] as? Bool == false } != nil)
     }
 
+    /// The wiring of `AutoRecalibration`: a calibrated phone whose timing moves during a song
+    /// is calibrated again by the room at the song's end (holding the pause before the next
+    /// one), and told so; a failed re-run is reported to the phone and the hosts and not looped.
+    @Test func aPhoneWhoseTimingMovedIsCalibratedAgainAtTheSongsEndNotDuringIt() throws {
+        let calibrations = PhoneCalibrationRecorder(time: 1.5)
+        let room = try LivePhoneRoom(calibrations: calibrations, catalog: RoomQueueTurnsTests.catalog(), pauseBetweenSongs: 30)
+        defer { room.stop() }
+        let client = try WebSocketTestClient(port: room.server.port)
+        _ = try client.waitFor("hello")
+        try client.sendText(#"{"type":"phoneMic","name":"Ann"}"#)
+        let slot = try #require(try client.waitFor("phoneMicSeat")?["slot"] as? Int)
+        let phone = StreamingPhone(client, slot: slot)
+        let slotMic = room.phones.slots[slot]
+        try client.sendText(#"{"type":"phoneClockOffset","offset":100.0,"rtt":0.01}"#)
+        try phone.stream(seconds: 0.5)
+        #expect(slotMic.clockOffset == 100.0)
+        slotMic.markCalibrated()  // calibrated while seated, as a phone's own calibration marks it
+        let host = try WebSocketTestClient(port: room.server.port)
+        _ = try host.waitFor("hello")
+        try host.sendText(#"{"type":"hello","role":"host","pin":"4321"}"#)
+        _ = try #require(try host.waitFor("hello") { ($0["role"] as? String) == "host" })
+        try host.sendText(#"{"type":"queueAdd","songId":"s1"}"#)
+        try host.sendText(#"{"type":"queueAdd","songId":"s2"}"#)
+        try host.sendText(#"{"type":"play"}"#)
+        _ = try #require(try host.waitFor("state") { ($0["transport"] as? String) == "playing" })
+
+        // The timing moves 80 ms during the song: flagged after 2 s, but no clicks while it plays.
+        try client.sendText(#"{"type":"phoneClockOffset","offset":100.08,"rtt":0.01}"#)
+        try phone.stream(seconds: 3.5)
+        #expect(slotMic.needsCalibration)
+        #expect(calibrations.calls.isEmpty, "no calibration during a playing song")
+
+        // The song ends: the room re-calibrates the phone in the pause, and the next song waits.
+        let ended = Date()
+        try RoomIntermissionTests.runToEnd(host)
+        let told = try #require(try phone.stream(seconds: 5) { $0["type"] as? String == "phoneMicRecalibrating" })
+        #expect(abs((told["movedMs"] as? Double ?? 0) - 80) < 0.5, "\(told)")
+        #expect(calibrations.calls.map(\.singer) == [slot])
+        #expect(calibrations.calls.allSatisfy { $0.at > ended })
+        let held = try #require(try host.waitFor("state") { $0["calibratingSinger"] as? Int == slot })
+        #expect(held["transport"] as? String == "stopped")
+        #expect(held["intermission"] != nil, "the pause before the next song is held by the calibration")
+        // The host skips the (30 s) pause: not refused, the song waits for the clicks.
+        try host.sendText(#"{"type":"play","id":5}"#)
+        let result = try #require(try phone.stream(seconds: 5) { $0["type"] as? String == "phoneMicCalibrated" })
+        #expect(result["delayMs"] as? Double == 123.4 && result["error"] == nil, "\(result)")
+        #expect(!slotMic.needsCalibration && slotMic.calibratedOffset == 100.08)
+        var refused: [String: Any]?
+        var started = false
+        let deadline = Date().addingTimeInterval(5)
+        while !started, Date() < deadline, let message = try host.receiveJSON(timeout: deadline.timeIntervalSinceNow) {
+            if message["type"] as? String == "error", message["id"] as? Int == 5 { refused = message }
+            started = message["type"] as? String == "state" && message["transport"] as? String == "playing" && message["songId"] as? String == "s2"
+        }
+        #expect(started && refused == nil, "\(refused ?? [:])")
+        #expect(Date().timeIntervalSince(ended) < 10, "the host's play started the song once the calibration was over")
+
+        // It moves again during the next song, and this time the clicks are not heard.
+        calibrations.setOutcome(.failure(.init(description: "heard 0 of 10 calibration clicks from the phone")))
+        try client.sendText(#"{"type":"phoneClockOffset","offset":100.12,"rtt":0.01}"#)
+        try phone.stream(seconds: 3)
+        #expect(calibrations.calls.count == 1, "no calibration during a playing song")
+        try RoomIntermissionTests.runToEnd(host)
+        let failed = try #require(try phone.stream(seconds: 6) { $0["type"] as? String == "phoneMicCalibrated" })
+        #expect((failed["error"] as? String)?.contains("heard 0 of 10") == true, "\(failed)")
+        let reported = try #require(try host.waitFor("error") { $0["code"] as? String == "phoneRecalibrationFailed" })
+        #expect((reported["message"] as? String)?.contains("after the next song") == true)
+        // Still flagged, the room stopped: no second attempt before another song.
+        try phone.stream(seconds: 3)
+        #expect(slotMic.needsCalibration)
+        #expect(calibrations.calls.count == 2)
+    }
+
     @Test func aPhoneTakesItsSeatOnItsOwnDifficultyAndABadOneIsRefused() throws {
         let room = try LivePhoneRoom()
         defer { room.stop() }
@@ -130,6 +216,96 @@ struct PhoneSeatCalibrationDriftTests {
         #expect(bob["difficulty"] == nil)
         let bobSeat = try room.seat(other, singer: bob["singer"] as! Int) { $0["name"] as? String == "Bob" }
         #expect(bobSeat != nil && bobSeat?["difficulty"] == nil)
+    }
+}
+
+/// Stands in for a live session's calibrations (everything else goes to the real session): it
+/// notes which singer the room asked for and when, and after `time` seconds succeeds as
+/// `PhoneCalibrator` does (the seat marked calibrated, the delay used) or fails.
+final class PhoneCalibrationRecorder: RoomLiveSession, @unchecked Sendable {
+    struct Failed: Error, CustomStringConvertible { let description: String }
+    private struct Books {
+        var calls: [(singer: Int, at: Date)] = []
+        var outcome: Result<Double, Failed> = .success(0.1234)
+        var calibrated: [Int: Double] = [:]
+    }
+    private let books = Mutex(Books())
+    private var live: LiveRoomSession!
+    private var phones: [PhoneMicSlot] = []
+    let time: Double
+
+    init(time: Double = 1.5) { self.time = time }
+
+    func attach(live: LiveRoomSession, phones: [PhoneMicSlot]) {
+        self.live = live
+        self.phones = phones
+    }
+
+    var calls: [(singer: Int, at: Date)] { books.withLock { $0.calls } }
+    func setOutcome(_ outcome: Result<Double, Failed>) { books.withLock { $0.outcome = outcome } }
+
+    func roomLoaded(_ entry: CatalogEntry, settings: RoomSettings) { live.roomLoaded(entry, settings: settings) }
+    func roomSettingsChanged(_ settings: RoomSettings) { live.roomSettingsChanged(settings) }
+    func roomSeeked(to mediaSeconds: Double) { live.roomSeeked(to: mediaSeconds) }
+    func roomStopped() { live.roomStopped() }
+
+    func calibrate(singer: Int, done: @escaping @Sendable ((any Error)?) -> Void) throws {
+        let outcome = books.withLock { books in
+            books.calls.append((singer, Date()))
+            return books.outcome
+        }
+        let phone = phones[singer]
+        DispatchQueue.global().asyncAfter(deadline: .now() + time) { [self] in
+            switch outcome {
+            case .success(let delay):
+                phone.markCalibrated()
+                books.withLock { $0.calibrated[singer] = delay }
+                done(nil)
+            case .failure(let error):
+                done(error)
+            }
+        }
+    }
+
+    func microphone(singer: Int, seat: SingerPayload?) -> MicrophoneReport? {
+        guard var report = live.microphone(singer: singer, seat: seat) else { return nil }
+        if let delay = books.withLock({ $0.calibrated[singer] }) { report.micDelay = EffectiveMicDelay(seconds: delay, source: .calibrated) }
+        return report
+    }
+}
+
+/// A phone page's side: audio frames every 20 ms (so its network status is "ok"), reading
+/// what the server sends meanwhile, for up to `seconds` or until a message satisfies `until`.
+private final class StreamingPhone {
+    let client: WebSocketTestClient
+    let slot: Int
+    /// Sample indices follow the wall clock (as a page's audio clock does), so the frames never
+    /// fall behind and look late (network "unstable") however slowly the loop runs.
+    private let started = Date()
+    private var index: UInt64 = 0
+
+    init(_ client: WebSocketTestClient, slot: Int) {
+        self.client = client
+        self.slot = slot
+    }
+
+    @discardableResult
+    func stream(seconds: Double, until: ([String: Any]) -> Bool = { _ in false }) throws -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let now = UInt64(Date().timeIntervalSince(started) * 24_000)
+            if now > index {
+                let count = Int(min(now - index, 480))
+                try client.sendFrame(opcode: 2, payload: PhoneAudioFrame.encode(seat: slot, sampleIndex: now - UInt64(count),
+                                                                                samples: [Int16](repeating: 0, count: count)))
+                index = now
+            }
+            let next = Date().addingTimeInterval(0.02)
+            while Date() < next, let message = try client.receiveJSON(timeout: max(0.001, next.timeIntervalSinceNow)) {
+                if until(message) { return message }
+            }
+        }
+        return nil
     }
 }
 

@@ -46,6 +46,7 @@ difficultyChoice.value = levels.includes(askedLevel) ? askedLevel : '';
 const mic = {
   stream: null, context: null, node: null, seat: null, token: null, wakeLock: null,
   pings: [], pingTimer: null, offset: null, pingOffset: null, pingRtt: null, sentFrames: 0, sentBytes: 0, droppedFrames: 0, wasPlaying: false,
+  recalibrating: false, held: null, heldUntil: 0,
 };
 window.phoneMic = mic; // for the browser console and tests
 
@@ -275,6 +276,7 @@ async function keepAwake() {
 
 function stop(release = true) {
   clearTimeout(mic.pingTimer);
+  clearTimeout(mic.held);
   if (release && mic.seat !== null) connection()?.send('phoneMicRelease');
   mic.reader?.cancel().catch(() => {});
   mic.stream?.getTracks().forEach((t) => t.stop());
@@ -282,7 +284,7 @@ function stop(release = true) {
   mic.context?.close();
   mic.wakeLock?.release().catch(() => {});
   Object.assign(clock, { readings: [], perfMinusContext: null, sinceMedian: 0 });
-  Object.assign(mic, { stream: null, reader: null, mode: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null, pingOffset: null, pingRtt: null });
+  Object.assign(mic, { stream: null, reader: null, mode: null, context: null, node: null, seat: null, token: null, wakeLock: null, pings: [], offset: null, pingOffset: null, pingRtt: null, held: null, recalibrating: false });
   startButton.hidden = false;
   startButton.disabled = false;
   stopButton.hidden = true;
@@ -318,12 +320,35 @@ function followState(state) {
     if (seat.phoneStatus && seat.phoneStatus !== 'ok') show(`network ${seat.phoneStatus}`, seat.phoneStatus);
     else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(`singing as ${seat.name}`, 'ok');
   }
-  // The song ended (played to its end, or stopped): the mic stops and the seat is given back.
+  // The song ended (played to its end, or stopped): the mic stops and the seat is given back;
+  // unless the room flagged this seat's timing (`needsCalibration`): it re-calibrates the phone
+  // now, so the mic stays on for the clicks (a few seconds; `phoneMicRecalibrating` follows).
   if (mic.wasPlaying && state.transport === 'stopped') {
-    stop(true);
-    show('the song ended: microphone off');
+    if (seat?.needsCalibration) holdForRecalibration();
+    else songEnded();
+  } else if (mic.held && !mic.recalibrating) {
+    // Another phone's clicks go first (one at a time): wait on while this seat is still flagged.
+    if (state.transport === 'playing' || !seat?.needsCalibration) songEnded();
+    else if (state.calibratingSinger != null) mic.heldUntil = Date.now() + 4000;
   }
   mic.wasPlaying = state.transport === 'playing';
+}
+
+function songEnded(note = 'the song ended') {
+  stop(true);
+  show(`${note}: microphone off`);
+}
+
+// Waits for the room's automatic re-calibration; if it has not begun 4 s after the song's end
+// (or after another phone's), or not finished within 60 s, the mic stops as usual.
+function holdForRecalibration() {
+  mic.heldUntil = Date.now() + 4000;
+  const check = () => {
+    if (Date.now() > mic.heldUntil) songEnded();
+    else mic.held = setTimeout(check, 500);
+  };
+  clearTimeout(mic.held);
+  mic.held = setTimeout(check, 500);
 }
 
 // A song without notes (lyrics only, MP3+G) has nothing to judge a voice against: the bar is not
@@ -338,12 +363,22 @@ function bind(conn) {
   conn.on('phoneMicSeat', (message) => { mic.singerIndex = message.singer; seated(message); });
   conn.on('phoneClock', clockReply);
   conn.on('phoneMicReleased', (message) => { if (mic.stream) { stop(false); show(`seat released: ${message.reason}`); } });
+  // The room re-runs the calibration by itself (the phone's timing moved since the last one).
+  conn.on('phoneMicRecalibrating', () => {
+    mic.recalibrating = true;
+    mic.heldUntil = Date.now() + 60000; // the clicks take ~12 s; a reply that never comes frees the mic
+    calibrateButton.disabled = true;
+    show('Re-calibrating your phone… keep it near the speakers', 'calibrating');
+  });
   conn.on('phoneMicCalibrated', (message) => {
+    const again = mic.recalibrating;
+    mic.recalibrating = false;
     calibrateButton.disabled = false;
     if (message.delayMs != null) {
       delayText.textContent = `delay ${Math.round(message.delayMs)} ms (calibrated)`;
-      show('calibrated', 'ok');
-    } else show(`calibration failed: ${message.error}`, 'error');
+      show(again ? 're-calibrated' : 'calibrated', 'ok');
+    } else show(`${again ? 're-' : ''}calibration failed: ${message.error}`, 'error');
+    if (mic.held) songEnded(message.delayMs != null ? 're-calibrated' : 're-calibration failed');
   });
   conn.on('error', (message) => {
     if (['audioRefused', 'phoneSeatsFull', 'noSeat'].includes(message.code)) show(message.message, 'error');

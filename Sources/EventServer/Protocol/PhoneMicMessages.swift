@@ -45,6 +45,9 @@ public enum PhoneMicEvent: Sendable, Equatable {
     case clock(t0: Double, t1: Double)
     /// A calibration finished: the measured delay in milliseconds, or the problem.
     case calibrated(delayMs: Double?, error: String?)
+    /// The room re-runs this phone's calibration by itself (its timing moved `movedMs` since the
+    /// last one); `calibrated` follows.
+    case recalibrating(movedMs: Double)
     /// The seat was released (by the page, the song's end, or a resume that came too late).
     case released(reason: String)
 
@@ -61,6 +64,8 @@ public enum PhoneMicEvent: Sendable, Equatable {
             object["type"] = "phoneMicCalibrated"
             if let delayMs { object["delayMs"] = delayMs }
             if let error { object["error"] = error }
+        case .recalibrating(let movedMs):
+            object.merge(["type": "phoneMicRecalibrating", "movedMs": movedMs]) { $1 }
         case .released(let reason):
             object.merge(["type": "phoneMicReleased", "reason": reason]) { $1 }
         }

@@ -9,6 +9,8 @@ struct CalibrationDrift: Sendable, Equatable {
 
     /// When the offset last left the band around the calibrated one (host seconds); nil inside it.
     private(set) var awaySince: Double?
+    /// The calibration `awaySince` was measured against: a new one starts the hold again.
+    private var against: Double?
 
     /// One reading (every 250 ms): whether the seat should calibrate again now. Without a
     /// calibration made while seated, or before the first clock sync, there is nothing to compare.
@@ -16,6 +18,10 @@ struct CalibrationDrift: Sendable, Equatable {
         guard let calibratedOffset, let offset, abs(offset - calibratedOffset) > Self.threshold else {
             awaySince = nil
             return false
+        }
+        if against != calibratedOffset {
+            against = calibratedOffset
+            awaySince = nil
         }
         let since = awaySince ?? now
         awaySince = since

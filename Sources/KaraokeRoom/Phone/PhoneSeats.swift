@@ -63,6 +63,8 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     private var holders: [Int: Holder] = [:]
     private var partChoices: [String: PartChoice] = [:]
     private var addresses: [ClientID: String] = [:]
+    /// Which flagged seat calibrates again by itself, and when (see `recalibrateWhenDue`).
+    private var recalibration = AutoRecalibration()
 
     public init(room: Room, firstSinger: Int, send: @escaping Sender) {
         self.room = room
@@ -275,7 +277,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
                 holders[slot]?.needsCalibration = needs
                 if needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
                     let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
-                    room.logPhone("phone singer \(holder.name): timing moved \(moved) ms since its calibration; it should calibrate again")
+                    room.logPhone("phone singer \(holder.name): timing moved \(moved) ms since its calibration; it calibrates again once no song plays")
                 } else if !needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
                     let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
                     room.logPhone("phone singer \(holder.name): timing back within 20 ms of its calibration (\(moved) ms)")
@@ -289,6 +291,33 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             }
         }
         if changed { room.phoneStatusChanged(changes) }
+        recalibrateWhenDue()
+    }
+
+    /// A flagged seat's calibration runs again by itself once the room is stopped, one seat at a
+    /// time (`AutoRecalibration` decides which and when; the room checks again on its queue).
+    /// The phone hears `phoneMicRecalibrating` when the clicks begin, then `phoneMicCalibrated`.
+    private func recalibrateWhenDue() {
+        let seats = holders.map { slot, holder in
+            AutoRecalibration.Seat(slot: slot, flagged: slots[slot].needsCalibration, calibratedOffset: slots[slot].calibratedOffset,
+                                   reachable: holder.client != nil && holder.status == "ok")
+        }
+        guard let slot = recalibration.next(seats: seats, window: room.phoneRecalibrationWindow), let holder = holders[slot] else { return }
+        let phone = slots[slot]
+        let movedMs = ((phone.clockOffset ?? 0) - (phone.calibratedOffset ?? 0)) * 1000
+        let why = "phone singer \(holder.name)'s timing moved \(String(format: "%+.1f", movedMs)) ms since its calibration"
+        let (sender, queue, token, client) = (sender, queue, holder.token, holder.client)
+        room.recalibratePhone(singer: firstSinger + slot, why: why, started: {
+            if let client { sender(PhoneMicEvent.recalibrating(movedMs: (movedMs * 10).rounded() / 10).message(), client) }
+        }, done: { [weak self] outcome, delay, error in
+            queue.async { [weak self] in
+                guard let self else { return }
+                recalibration.finished(slot: slot, outcome)
+                // The seat's holder now (a reconnect is a new client), if it is still the same phone.
+                guard outcome != .notStarted, let holder = holders[slot], holder.token == token, let client = holder.client else { return }
+                sender(PhoneMicEvent.calibrated(delayMs: delay.map { ($0 * 10000).rounded() / 10 }, error: error).message(), client)
+            }
+        })
     }
 
     private func refuse(_ id: ClientID, _ message: String, code: String = "badArguments") {

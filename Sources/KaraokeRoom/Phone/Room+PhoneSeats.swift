@@ -42,37 +42,94 @@ extension Room {
     /// `done` gets the measured delay (seconds) or the problem, on any thread.
     func calibratePhone(singer: Int, done: @escaping @Sendable (Double?, String?) -> Void) {
         queue.async { [self] in
-            guard let liveSession, options.audio else { return done(nil, "calibration needs the room's audio") }
+            guard liveSession != nil, options.audio else { return done(nil, "calibration needs the room's audio") }
             if transportState == .playing || loading?.playWhenLoaded == true {
                 return done(nil, "stop playback before calibrating: the test clicks must be heard alone")
             }
             if let busy = calibratingSinger { return done(nil, "singer \(busy + 1) is being calibrated; try again in a few seconds") }
             logger.info("calibrating the phone of singer \(singer + 1)")
-            calibratingSinger = singer
-            broadcastState()
-            do {
-                try liveSession.calibrate(singer: singer) { [weak self] failure in
-                    guard let self else { return }
-                    queue.async { [self] in
-                        calibratingSinger = nil
-                        let seat = settings.singers.first { $0.singer == singer }
-                        let delay = liveSession.microphone(singer: singer, seat: seat)?.micDelay
-                        if let failure {
-                            logger.warning("calibration of phone singer \(singer + 1): \(failure)")
-                        } else if let delay {
-                            logger.info("calibrated the phone of singer \(singer + 1): mic delay \(delay.seconds.stateMilliseconds) ms")
-                        }
-                        broadcastState()
-                        endIntermissionWhenDue()  // a song held by the calibration starts now
-                        // A failure to keep the result still measured it (the live session uses it).
-                        done(delay?.source == .calibrated ? delay?.seconds : nil, failure.map { "\($0)" })
-                    }
+            runPhoneCalibration(singer: singer, done: done)
+        }
+    }
+
+    /// The automatic re-run of a flagged phone seat's calibration (`AutoRecalibration`, asked by
+    /// `PhoneSeats`): only while the room is stopped with no calibration running, checked here on
+    /// the room's queue (the window `PhoneSeats` saw may be a tick old). `started` is called once
+    /// the clicks began (before `done`); `done` once, with `.notStarted` when they did not (nothing spent), else
+    /// the result. A failure goes to the log and the host clients too.
+    func recalibratePhone(singer: Int, why: String, started: @escaping @Sendable () -> Void,
+                          done: @escaping @Sendable (AutoRecalibration.Outcome, Double?, String?) -> Void) {
+        queue.async { [self] in
+            guard clicksWindow == .quiet, liveSession != nil, options.audio else { return done(.notStarted, nil, nil) }
+            logger.info("re-calibrating the phone of singer \(singer + 1) automatically: \(why)")
+            runPhoneCalibration(singer: singer, automatic: true, started: started) { [weak self] delay, error in
+                guard let self else { return }
+                if let error {
+                    let message = "automatic re-calibration of singer \(singer + 1)'s phone failed: \(error); tried again after the next song"
+                    logger.warning("\(message)")
+                    reportToHosts(code: "phoneRecalibrationFailed", message: message)
+                    done(.failed, delay, error)
+                } else {
+                    logger.info("automatic re-calibration of singer \(singer + 1)'s phone: \(delay.map { "mic delay \($0.stateMilliseconds) ms" } ?? "done")")
+                    done(.calibrated, delay, nil)
                 }
-            } catch {
-                calibratingSinger = nil
-                broadcastState()
-                done(nil, "\(error)")
             }
+        }
+    }
+
+    /// Where the room is for a phone's clicks (on the room's queue).
+    var clicksWindow: AutoRecalibration.Window {
+        if transportState == .playing || loading?.playWhenLoaded == true { return .playing }
+        if transportState == .paused || calibratingSinger != nil { return .busy }
+        return .quiet
+    }
+
+    /// Called by the ticker (on the room's queue), for `PhoneSeats` to read on its own.
+    func publishRecalibrationWindow() {
+        let window = clicksWindow
+        recalibrationWindow.withLock { $0 = window }
+    }
+
+    /// The room's window for an automatic re-calibration, as of the last tick (any thread).
+    var phoneRecalibrationWindow: AutoRecalibration.Window { recalibrationWindow.withLock { $0 } }
+
+    /// On the room's queue: plays the clicks for a phone seat. The wait between songs is held
+    /// while `calibratingSinger` is set, so a next song waits for it (and, for an `automatic`
+    /// run, a host's `play`).
+    private func runPhoneCalibration(singer: Int, automatic: Bool = false, started: (@Sendable () -> Void)? = nil,
+                                     done: @escaping @Sendable (Double?, String?) -> Void) {
+        guard let liveSession else { return done(nil, "calibration needs the room's audio") }
+        calibratingSinger = singer
+        automaticCalibration = automatic
+        publishRecalibrationWindow()
+        broadcastState()
+        do {
+            try liveSession.calibrate(singer: singer) { [weak self] failure in
+                guard let self else { return }
+                queue.async { [self] in
+                    calibratingSinger = nil
+                    automaticCalibration = false
+                    let seat = settings.singers.first { $0.singer == singer }
+                    let delay = liveSession.microphone(singer: singer, seat: seat)?.micDelay
+                    if let failure {
+                        logger.warning("calibration of phone singer \(singer + 1): \(failure)")
+                    } else if let delay {
+                        logger.info("calibrated the phone of singer \(singer + 1): mic delay \(delay.seconds.stateMilliseconds) ms")
+                    }
+                    publishRecalibrationWindow()
+                    broadcastState()
+                    endIntermissionWhenDue()  // a song held by the calibration starts now
+                    // A failure to keep the result still measured it (the live session uses it).
+                    done(delay?.source == .calibrated ? delay?.seconds : nil, failure.map { "\($0)" })
+                }
+            }
+            started?()  // the clicks play now (`done` comes later, on this queue)
+        } catch {
+            calibratingSinger = nil
+            automaticCalibration = false
+            publishRecalibrationWindow()
+            broadcastState()
+            done(nil, "\(error)")
         }
     }
 }

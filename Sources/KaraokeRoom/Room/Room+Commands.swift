@@ -34,13 +34,21 @@ extension Room {
             settings.vocalReduction = on
             applyVocalReduction()
         case .play:
-            try requireNoCalibration()
+            // A phone re-calibration the room started by itself does not refuse the host: the
+            // song waits for its clicks (seconds), as a song after the pause between songs does.
+            let waits = automaticCalibration && calibratingSinger != nil
+            if !waits { try requireNoCalibration() }
             if current == nil {
                 guard let item = songQueue.popFirst() else { throw RoomCommandError("nothingToPlay", "no song loaded and the queue is empty") }
                 try loadSong(item.songId, singer: item.requestedBy)
                 broadcastQueue()
             }
-            startPlaying()
+            if waits {
+                intermissionEnds = MonotonicClock.now()
+                logger.info("play: the song starts once singer \((calibratingSinger ?? 0) + 1)'s phone is re-calibrated")
+            } else {
+                startPlaying()
+            }
         case .pause:
             loading?.playWhenLoaded = false
             player.pause()

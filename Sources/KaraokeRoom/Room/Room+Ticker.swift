@@ -9,6 +9,7 @@ extension Room {
     func tick() {
         refreshLatencies()
         endIntermissionWhenDue()
+        publishRecalibrationWindow()
         guard current != nil else { return }
         if transportState == .playing && !player.isPlaying {
             // The player stops by itself at the end of the song, or pauses when its device is lost.

@@ -3,6 +3,7 @@ import EventServer
 import Logging
 import LyricTimeline
 import SongModel
+import Synchronization
 
 /// One karaoke room: song library, queue, current song, transport and settings, and the
 /// clients watching it. Every mutable field lives on `queue`; public methods hop onto it,
@@ -101,6 +102,12 @@ public final class Room: @unchecked Sendable {
     var latenciesSent = LatencyReadings()
     /// The singer whose microphone is being calibrated: its clicks must be heard alone.
     var calibratingSinger: Int?
+    /// Whether a phone's clicks could be heard alone now, for `PhoneSeats` off the room's queue
+    /// (set every tick: `AutoRecalibration` asks every 250 ms; the room checks again before it runs).
+    let recalibrationWindow = Mutex<AutoRecalibration.Window>(.busy)
+    /// The calibration running is one the room started by itself (`recalibratePhone`): the
+    /// host's `play` waits for it instead of being refused.
+    var automaticCalibration = false
     /// Told of a part chosen for a phone seat (`PhoneSeats` keeps it through a re-take).
     var phonePartChosen: (@Sendable (_ singer: Int, _ part: Int) -> Void)?
     var lastLatencyCheck = 0.0
