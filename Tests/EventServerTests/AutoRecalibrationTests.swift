@@ -6,7 +6,7 @@ import Testing
 @Suite("Automatic phone re-calibration: which seat, when")
 struct AutoRecalibrationTests {
     private static func seat(_ slot: Int, flagged: Bool = true, calibratedAt: Double? = 100, reachable: Bool = true) -> AutoRecalibration.Seat {
-        AutoRecalibration.Seat(slot: slot, flagged: flagged, calibratedOffset: calibratedAt, reachable: reachable)
+        AutoRecalibration.Seat(slot: slot, flagged: flagged, calibrated: calibratedAt != nil, reachable: reachable)
     }
 
     @Test func aSeatFlaggedDuringASongWaitsForItsEndThenRunsOncePerGapBetweenSongs() {

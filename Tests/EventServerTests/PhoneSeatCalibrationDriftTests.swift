@@ -5,39 +5,48 @@ import Synchronization
 @testable import KaraokeRoom
 import Testing
 
-/// `CalibrationDrift` on synthetic clock-sync offsets, and the whole path: a phone's offset
-/// moving after its calibration marks its seat `needsCalibration` in the room's state; a seat's
-/// own difficulty from `phoneMic` (a bad one refused).
+/// `CalibrationDrift` on synthetic backing lags, and the whole path: the lag the music measures
+/// in a phone's stream moving after its calibration marks its seat `needsCalibration` in the
+/// room's state, and the room calibrates it again between songs; a seat's own difficulty from
+/// `phoneMic` (a bad one refused).
 @Suite("Phone seats: timing drift since calibration, own difficulty")
 struct PhoneSeatCalibrationDriftTests {
-    @Test func aMoveOfOver20MsThatHoldsForTwoSecondsNeedsCalibration() {
+    @Test func aMoveOfTheMusicsLagOver20MsThatHoldsForThreeSecondsNeedsCalibration() {
         var drift = CalibrationDrift()
-        func needs(_ calibrated: Double?, _ offset: Double?, at now: Double) -> Bool {
-            drift.update(calibratedOffset: calibrated, offset: offset, now: now)
+        var count = 0
+        /// One watch round with a fresh lag reading (nil: no reading since the last round).
+        func needs(_ calibration: Int?, _ lag: Double?, at now: Double) -> Bool {
+            if lag != nil { count += 1 }
+            return drift.update(calibration: calibration, lag: lag.map { ($0, count) }, now: now)
         }
-        // Not calibrated while seated, or no clock sync yet: nothing to compare.
-        #expect(!needs(nil, 5.0, at: 0))
-        #expect(!needs(5.0, nil, at: 0))
+        // Not calibrated while seated: nothing to compare, whatever the lag does.
+        #expect(!needs(nil, 0.15, at: 0))
+        #expect(!needs(nil, 0.30, at: 10))
+        // Calibrated: the first lag steady for 3 s is the baseline (a settling wobble is not).
+        #expect(!needs(1, 0.30, at: 20))
+        #expect(!needs(1, 0.15, at: 20.5))
+        for t in stride(from: 21.0, through: 23.5, by: 0.5) { #expect(!needs(1, 0.151, at: t)) }
+        #expect(drift.baseline == 0.15)
         // Within 20 ms: fine however long.
-        for t in stride(from: 0.0, through: 10, by: 0.25) { #expect(!needs(5.0, 5.019, at: t)) }
-        // 25 ms away, but back within the hold: a wobble, not a move.
-        #expect(!needs(5.0, 5.025, at: 10))
-        #expect(!needs(5.0, 5.025, at: 11.5))
-        #expect(!needs(5.0, 5.010, at: 11.75))
+        for t in stride(from: 24.0, through: 34, by: 0.5) { #expect(!needs(1, 0.169, at: t)) }
+        // 25 ms away, back within the hold: a wobble, not a move.
+        #expect(!needs(1, 0.175, at: 40))
+        #expect(!needs(1, 0.175, at: 42.5))
+        #expect(!needs(1, 0.16, at: 42.75))
         #expect(drift.awaySince == nil)
-        // Away (either way) for 2 s: calibrate again.
-        #expect(!needs(5.0, 4.970, at: 20))
-        #expect(!needs(5.0, 4.968, at: 21.9))
-        #expect(needs(5.0, 4.968, at: 22))
-        // A new calibration at the new offset clears it.
-        #expect(!needs(4.968, 4.968, at: 22.25))
-        // Away from the old calibration, then calibrated again while still away from the new
-        // one: the hold starts again from the new calibration (not from the first move).
-        #expect(!needs(4.968, 5.0, at: 30))
-        #expect(needs(4.968, 5.0, at: 32))
-        #expect(!needs(4.990, 5.03, at: 32.25))
-        #expect(!needs(4.990, 5.03, at: 34))
-        #expect(needs(4.990, 5.03, at: 34.25))
+        // Away (either way) for 3 s: calibrate again. Rounds without a new reading keep the verdict.
+        #expect(!needs(1, 0.12, at: 50))
+        #expect(!needs(1, nil, at: 52.9))
+        #expect(needs(1, nil, at: 53))
+        #expect(needs(1, 0.118, at: 53.5))
+        #expect(abs((drift.moved ?? 0) + 0.032) < 1e-9)
+        // A new calibration starts afresh: no verdict until its own baseline has settled.
+        #expect(!needs(2, 0.118, at: 54))
+        #expect(drift.baseline == nil)
+        for t in stride(from: 54.5, through: 57.5, by: 0.5) { #expect(!needs(2, 0.118, at: t)) }
+        #expect(drift.baseline == 0.118)
+        #expect(!needs(2, 0.2, at: 60))
+        #expect(needs(2, 0.2, at: 63))
     }
 
     /// A room whose phone seats are scored by a live session (as `serve` wires them).
@@ -90,7 +99,7 @@ struct PhoneSeatCalibrationDriftTests {
         }
     }
 
-    @Test func aPhoneWhoseOffsetMovedSinceItsCalibrationIsMarkedInTheState() throws {
+    @Test func aPhoneWhoseMusicLagMovedSinceItsCalibrationIsMarkedInTheState() throws {
         let room = try LivePhoneRoom()
         defer { room.stop() }
         let client = try WebSocketTestClient(port: room.server.port)
@@ -99,23 +108,28 @@ struct PhoneSeatCalibrationDriftTests {
         let reply = try #require(try client.waitFor("phoneMicSeat"))
         let slot = try #require(reply["slot"] as? Int)
         let phone = room.phones.slots[slot]
-        try client.sendText(#"{"type":"phoneClockOffset","offset":100.0,"rtt":0.01}"#)
-        #expect(waitUntil { phone.clockOffset == 100.0 })
-        // Not calibrated while seated: never flagged, whatever the offset does.
-        try client.sendText(#"{"type":"phoneClockOffset","offset":100.05,"rtt":0.01}"#)
+        // The pitch worker's measurements of the backing in the phone's stream, every 250 ms.
+        func hear(_ lag: Double, for seconds: Double) {
+            for _ in 0..<Int(seconds / 0.25) {
+                phone.noteBackingLag(lag)
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+        // Not calibrated while seated: never flagged, whatever the lag does.
+        hear(0.15, for: 1)
+        hear(0.25, for: 3.5)
         #expect(try room.seat(client, singer: slot) { $0["needsCalibration"] as? Bool == false } != nil)
-        Thread.sleep(forTimeInterval: 2.5)
         #expect(!phone.needsCalibration)
-        // Calibrated now (as `PhoneCalibrator` succeeding marks it): 10 ms away is within.
+        // Calibrated now (as `PhoneCalibrator` succeeding marks it): the lag settles, then moves 10 ms: within.
         phone.markCalibrated()
-        try client.sendText(#"{"type":"phoneClockOffset","offset":100.06,"rtt":0.01}"#)
-        Thread.sleep(forTimeInterval: 2.5)
+        hear(0.15, for: 3.75)
+        hear(0.16, for: 3.5)
         #expect(!phone.needsCalibration)
-        // 30 ms away and staying there: the state says so within the hold (2 s) and a few watch rounds.
-        try client.sendText(#"{"type":"phoneClockOffset","offset":100.08,"rtt":0.01}"#)
+        // 30 ms away and staying there: the state says so after the hold (3 s) and a few watch rounds.
+        hear(0.18, for: 3.75)
         let flagged = try room.seat(client, singer: slot) { $0["needsCalibration"] as? Bool == true }
         #expect(flagged?["source"] as? String == "phone")
-        // Calibrating again at the new offset clears it.
+        // Calibrating again clears it.
         phone.markCalibrated()
         #expect(try room.seat(client, singer: slot) { $0["needsCalibration"] as? Bool == false } != nil)
     }
@@ -131,12 +145,13 @@ struct PhoneSeatCalibrationDriftTests {
         _ = try client.waitFor("hello")
         try client.sendText(#"{"type":"phoneMic","name":"Ann"}"#)
         let slot = try #require(try client.waitFor("phoneMicSeat")?["slot"] as? Int)
-        let phone = StreamingPhone(client, slot: slot)
         let slotMic = room.phones.slots[slot]
+        let phone = StreamingPhone(client, slot: slot, mic: slotMic)
         try client.sendText(#"{"type":"phoneClockOffset","offset":100.0,"rtt":0.01}"#)
         try phone.stream(seconds: 0.5)
         #expect(slotMic.clockOffset == 100.0)
         slotMic.markCalibrated()  // calibrated while seated, as a phone's own calibration marks it
+        phone.backingLag = 0.15  // where the music is heard in its stream after that calibration
         let host = try WebSocketTestClient(port: room.server.port)
         _ = try host.waitFor("hello")
         try host.sendText(#"{"type":"hello","role":"host","pin":"4321"}"#)
@@ -146,9 +161,11 @@ struct PhoneSeatCalibrationDriftTests {
         try host.sendText(#"{"type":"play"}"#)
         _ = try #require(try host.waitFor("state") { ($0["transport"] as? String) == "playing" })
 
-        // The timing moves 80 ms during the song: flagged after 2 s, but no clicks while it plays.
-        try client.sendText(#"{"type":"phoneClockOffset","offset":100.08,"rtt":0.01}"#)
-        try phone.stream(seconds: 3.5)
+        // The timing moves 80 ms during the song (once the baseline has settled): flagged after
+        // 3 s, but no clicks while it plays.
+        try phone.stream(seconds: 3.75)
+        phone.backingLag = 0.23
+        try phone.stream(seconds: 4)
         #expect(slotMic.needsCalibration)
         #expect(calibrations.calls.isEmpty, "no calibration during a playing song")
 
@@ -166,7 +183,7 @@ struct PhoneSeatCalibrationDriftTests {
         try host.sendText(#"{"type":"play","id":5}"#)
         let result = try #require(try phone.stream(seconds: 5) { $0["type"] as? String == "phoneMicCalibrated" })
         #expect(result["delayMs"] as? Double == 123.4 && result["error"] == nil, "\(result)")
-        #expect(!slotMic.needsCalibration && slotMic.calibratedOffset == 100.08)
+        #expect(!slotMic.needsCalibration && slotMic.calibration == 2)
         var refused: [String: Any]?
         var started = false
         let deadline = Date().addingTimeInterval(5)
@@ -179,8 +196,9 @@ struct PhoneSeatCalibrationDriftTests {
 
         // It moves again during the next song, and this time the clicks are not heard.
         calibrations.setOutcome(.failure(.init(description: "heard 0 of 10 calibration clicks from the phone")))
-        try client.sendText(#"{"type":"phoneClockOffset","offset":100.12,"rtt":0.01}"#)
-        try phone.stream(seconds: 3)
+        try phone.stream(seconds: 3.75)
+        phone.backingLag = 0.27
+        try phone.stream(seconds: 4)
         #expect(calibrations.calls.count == 1, "no calibration during a playing song")
         try RoomIntermissionTests.runToEnd(host)
         let failed = try #require(try phone.stream(seconds: 6) { $0["type"] as? String == "phoneMicCalibrated" })
@@ -279,14 +297,20 @@ final class PhoneCalibrationRecorder: RoomLiveSession, @unchecked Sendable {
 private final class StreamingPhone {
     let client: WebSocketTestClient
     let slot: Int
+    /// Where the room's music is heard in this phone's stream: reported every 250 ms while it
+    /// streams, as the pitch worker measures it from the bleed in a real room (nil: not heard).
+    var backingLag: Double?
+    private let mic: PhoneMicSlot?
+    private var lastHeard = Date.distantPast
     /// Sample indices follow the wall clock (as a page's audio clock does), so the frames never
     /// fall behind and look late (network "unstable") however slowly the loop runs.
     private let started = Date()
     private var index: UInt64 = 0
 
-    init(_ client: WebSocketTestClient, slot: Int) {
+    init(_ client: WebSocketTestClient, slot: Int, mic: PhoneMicSlot? = nil) {
         self.client = client
         self.slot = slot
+        self.mic = mic
     }
 
     @discardableResult
@@ -299,6 +323,10 @@ private final class StreamingPhone {
                 try client.sendFrame(opcode: 2, payload: PhoneAudioFrame.encode(seat: slot, sampleIndex: now - UInt64(count),
                                                                                 samples: [Int16](repeating: 0, count: count)))
                 index = now
+            }
+            if let mic, let backingLag, Date().timeIntervalSince(lastHeard) >= 0.25 {
+                mic.noteBackingLag(backingLag)
+                lastHeard = Date()
             }
             let next = Date().addingTimeInterval(0.02)
             while Date() < next, let message = try client.receiveJSON(timeout: max(0.001, next.timeIntervalSinceNow)) {

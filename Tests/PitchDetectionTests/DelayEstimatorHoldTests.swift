@@ -97,4 +97,28 @@ import Testing
         let referenced = PitchDetector(sampleRate: rate).analyze(voice, backing: backing)
         #expect(plain.map(\.frequency) == referenced.map(\.frequency))
     }
+
+    /// A phone seat's timing watch reads the alignment only when a block confirmed it: blocks
+    /// with the backing in the mic count, silence (between songs) holds the delay but adds no
+    /// confirmation, so a delay held in silence is never taken for a fresh measurement.
+    @Test func onlyBlocksThatHearTheBackingConfirmTheAlignment() {
+        let count = 20 * Int(Self.rate)
+        let backing = Self.noise(count, seed: 5)
+        let heard = Self.delayed(backing, by: 480)
+        let estimator = DelayEstimator(blockLength: Self.block, maxDelay: 3_000, initialDelay: 0, holdTolerance: 18)
+        let silentFrom = 10 * Int(Self.rate)
+        var atSilence = 0
+        for i in 0..<count {
+            // The song stops at 10 s: neither the speakers nor the mic carry it any more.
+            let playing = i < silentFrom
+            estimator.push(mic: playing ? heard[i] : 0, backing: playing ? backing[i] : 0)
+            // The block that ends inside the song still heard it; the ones after hear nothing.
+            if i == silentFrom + Self.block { atSilence = estimator.confirmations }
+        }
+        #expect(abs(estimator.delay - 480) <= 2, "delay \(estimator.delay)")
+        // About one per 0.5 s block while the backing plays (less the first blocks that fill the history).
+        #expect(atSilence >= 14, "confirmations while playing: \(atSilence)")
+        #expect(estimator.confirmations == atSilence, "silence confirmed the held delay")
+        #expect(estimator.isLocked)
+    }
 }

@@ -33,6 +33,13 @@ public final class LivePitchTracker {
     /// reference is fetched that much earlier, so it leads the microphone as for a PulseAudio
     /// mic and the suppressor's 0–250 ms search finds the bleed. Read by the pitch worker.
     public var referenceShift: (@Sendable () -> Double)?
+    /// How late the room's played backing arrives in this microphone's capture stamps (seconds):
+    /// the reference's shift plus where the suppressor found the bleed, measured afresh each time
+    /// `backingLagReadings` moves (the backing audible in the mic); nil until found. Its moves are
+    /// the microphone path's own timing moving (a phone's browser buffering), measured by the music.
+    public private(set) var backingLag: Double?
+    public private(set) var backingLagReadings = 0
+    private var lastConfirmations = 0
 
     /// - Parameter backing: what the room's speakers were fed (`PlaybackEngine.renderedOutput`);
     ///   nil analyses the microphone alone.
@@ -100,6 +107,11 @@ public final class LivePitchTracker {
                     midi: frame.isVoiced ? MusicalPitch.midi(fromHz: Double(frame.frequency)) : nil,
                     levelDb: Double(frame.levelDb)))
             }
+        }
+        if let alignment = detector.bleedAlignment, alignment.confirmations != lastConfirmations {
+            lastConfirmations = alignment.confirmations
+            backingLag = (referenceShift?() ?? 0) + alignment.seconds
+            backingLagReadings += 1
         }
         return out
     }

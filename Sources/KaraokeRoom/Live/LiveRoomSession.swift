@@ -74,8 +74,10 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         var workers: [LiveSingerWorker] = []
         for (singer, microphone) in microphones.enumerated() {
             let shift = microphone.phone == nil ? nil : Self.phoneShift(singer: singer, shifts: phoneShifts, defaultDelay: options.defaultMicDelay)
+            let lagWatch = microphone.phone.map { phone in { @Sendable (lag: Double) in phone.noteBackingLag(lag) } }
             workers.append(LiveSingerWorker(channel: microphone.channel, clock: clock, backing: backing, pitchStride: options.pitchStride,
-                                            output: output, maximumLag: microphone.maximumLag, referenceShift: shift))
+                                            output: output, maximumLag: microphone.maximumLag, referenceShift: shift,
+                                            onBackingLag: lagWatch))
         }
         self.workers = workers
         workers.forEach { $0.start() }

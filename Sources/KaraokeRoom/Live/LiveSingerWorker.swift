@@ -30,10 +30,15 @@ final class LiveSingerWorker: @unchecked Sendable {
     private let pollInterval: Double
     /// Which pitch frames are published (worker thread only).
     private var thinning: PitchThinning
+    /// Told each fresh `LivePitchTracker.backingLag` measurement (a phone seat's timing watch).
+    private let onBackingLag: (@Sendable (Double) -> Void)?
+    private var backingLagReadings = 0
 
     init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap?, pitchStride: Int, output: Output,
-         maximumLag: Double = 0.25, referenceShift: (@Sendable () -> Double)? = nil, pollInterval: Double = 0.01) {
+         maximumLag: Double = 0.25, referenceShift: (@Sendable () -> Double)? = nil, pollInterval: Double = 0.01,
+         onBackingLag: (@Sendable (Double) -> Void)? = nil) {
         thinning = PitchThinning(stride: pitchStride)
+        self.onBackingLag = onBackingLag
         arrival = channel.arrival
         self.pollInterval = pollInterval
         tracker = LivePitchTracker(channel: channel, clock: clock, backing: backing)
@@ -89,6 +94,10 @@ final class LiveSingerWorker: @unchecked Sendable {
 
     private func step() {
         let samples = tracker.poll()
+        if tracker.backingLagReadings != backingLagReadings, let lag = tracker.backingLag {
+            backingLagReadings = tracker.backingLagReadings
+            onBackingLag?(lag)
+        }
         // Lines close only while the track plays: stopped, the clock still reads the old
         // position (e.g. the song's end) and would judge a fresh run's lines as silent.
         let now = clock.isRunning ? clock.mediaTimeNow() : nil

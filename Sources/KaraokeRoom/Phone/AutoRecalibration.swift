@@ -1,10 +1,11 @@
 /// When the room re-runs a phone seat's calibration by itself, after `CalibrationDrift` flagged
-/// the seat (its clock-sync offset moved > 20 ms for 2 s since its calibration). The clicks must
+/// the seat (the backing arrives in its stream > 20 ms off where it did after its calibration,
+/// for 3 s). The clicks must
 /// be heard alone, so never while a song plays: it waits for the room to be stopped (a song's
 /// end, the wait between songs, an idle room). One seat at a time, the lowest slot first.
 ///
 /// Bounded: at most one automatic run per seat between two songs, whatever its outcome (a
-/// failure is tried again only after the next song; a success whose offset moves on at once,
+/// failure is tried again only after the next song; a success whose timing moves on at once,
 /// as a starved browser's does, is not re-run in a loop either), so a false flag or a phone that
 /// cannot hear the speakers costs a few seconds of clicks per song at most. A seat never
 /// calibrated while seated is never run: there is no calibration to compare with.
@@ -24,9 +25,8 @@ struct AutoRecalibration: Sendable, Equatable {
         var slot: Int
         /// `needsCalibration`: the timing moved since its calibration.
         var flagged: Bool
-        /// The clock-sync offset of its last calibration while seated (`PhoneMicSlot.calibratedOffset`;
-        /// nil: none). A new one (any calibration that succeeded) starts a new episode.
-        var calibratedOffset: Double?
+        /// Calibrated while seated (`PhoneMicSlot.calibration`): there is a delay to keep true.
+        var calibrated: Bool
         /// The phone is connected and streaming (network "ok"): it can hear the clicks.
         var reachable: Bool
     }
@@ -50,7 +50,7 @@ struct AutoRecalibration: Sendable, Equatable {
         tried.formIntersection(seats.map(\.slot))  // a seat given up starts afresh
         guard running == nil, window == .quiet else { return nil }
         let due = seats.sorted { $0.slot < $1.slot }.first { seat in
-            seat.flagged && seat.calibratedOffset != nil && seat.reachable && !tried.contains(seat.slot)
+            seat.flagged && seat.calibrated && seat.reachable && !tried.contains(seat.slot)
         }
         guard let due else { return nil }
         running = due.slot

@@ -1,30 +1,65 @@
-/// Whether a phone seat's timing has moved since its calibration. The clock-sync offset the page
-/// sends (host − phone audio clock) carries the phone's audio-path timing: a browser whose audio
-/// context slips, or whose clock runs at another rate, moves it. A calibration measured at one
-/// offset is suspect once the offset has stayed more than `threshold` away for `hold` seconds
-/// (a single wobble does not count); the seat is then flagged `needsCalibration`.
+/// Whether a phone seat's timing has moved since its calibration, as the music measures it.
+///
+/// The pitch worker finds the room's backing in the phone's own stream (the bleed suppressor's
+/// alignment) and reports how late it arrives: `LivePitchTracker.backingLag`. That is the
+/// phone's whole path (speakers, air, browser buffering, clock mapping), the very thing the
+/// calibration measured, so a move of it is the calibration going stale. After each calibration
+/// the first lag that holds steady (within `steadiness` for `settle` seconds of readings) is the
+/// baseline; a lag more than `threshold` away from it for `hold` seconds flags the seat
+/// `needsCalibration`. A phone that hears no backing gives no readings and is never flagged.
+///
+/// (The clock-sync offset was the first trigger: it follows the page's audio context, and the
+/// audio moves with it, so it flagged phones whose calibration still held.)
 struct CalibrationDrift: Sendable, Equatable {
     static let threshold = 0.020
-    static let hold = 2.0
+    static let hold = 3.0
+    static let settle = 3.0
+    static let steadiness = 0.005
 
-    /// When the offset last left the band around the calibrated one (host seconds); nil inside it.
+    /// The lag after the current calibration (seconds); nil until it has settled.
+    private(set) var baseline: Double?
+    /// When the lag last left the band around the baseline (host seconds); nil inside it.
     private(set) var awaySince: Double?
-    /// The calibration `awaySince` was measured against: a new one starts the hold again.
-    private var against: Double?
+    /// The newest lag and how far it is from the baseline, for the log.
+    private(set) var moved: Double?
+    private var settling: (lag: Double, since: Double)?
+    private var calibration: Int?
+    private var readings = 0
 
-    /// One reading (every 250 ms): whether the seat should calibrate again now. Without a
-    /// calibration made while seated, or before the first clock sync, there is nothing to compare.
-    mutating func update(calibratedOffset: Double?, offset: Double?, now: Double) -> Bool {
-        guard let calibratedOffset, let offset, abs(offset - calibratedOffset) > Self.threshold else {
-            awaySince = nil
+    static func == (a: CalibrationDrift, b: CalibrationDrift) -> Bool {
+        a.baseline == b.baseline && a.awaySince == b.awaySince && a.calibration == b.calibration && a.readings == b.readings
+    }
+
+    /// One watch round (every 250 ms): whether the seat should calibrate again now. `calibration`
+    /// is which calibration the seat's delay is from (nil: none while seated: nothing to compare
+    /// with); `lag` the newest backing lag with its reading count (only new readings count).
+    mutating func update(calibration: Int?, lag: (seconds: Double, readings: Int)?, now: Double) -> Bool {
+        if calibration != self.calibration {
+            self = CalibrationDrift()
+            self.calibration = calibration
+        }
+        guard calibration != nil else { return false }
+        guard let lag, lag.readings != readings else { return isAway(now: now) }
+        readings = lag.readings
+        guard let baseline else {
+            if let settling, abs(lag.seconds - settling.lag) <= Self.steadiness {
+                if now - settling.since >= Self.settle { baseline = settling.lag }
+            } else {
+                settling = (lag.seconds, now)
+            }
             return false
         }
-        if against != calibratedOffset {
-            against = calibratedOffset
+        moved = lag.seconds - baseline
+        if abs(lag.seconds - baseline) > Self.threshold {
+            awaySince = awaySince ?? now
+        } else {
             awaySince = nil
         }
-        let since = awaySince ?? now
-        awaySince = since
-        return now - since >= Self.hold
+        return isAway(now: now)
+    }
+
+    private func isAway(now: Double) -> Bool {
+        guard let awaySince else { return false }
+        return now - awaySince >= Self.hold
     }
 }

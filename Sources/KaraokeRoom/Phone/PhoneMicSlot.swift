@@ -36,10 +36,14 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     private let teeing = Atomic<Bool>(false)
     /// Host − phone audio clock (seconds), as bits; NaN until the page's first clock sync.
     private let offsetBits = Atomic<UInt64>(Double.nan.bitPattern)
-    /// The offset when this seat was last calibrated (NaN: not calibrated while seated), and
-    /// whether it has moved away since (`CalibrationDrift`, set by `PhoneSeats`).
-    private let calibratedOffsetBits = Atomic<UInt64>(Double.nan.bitPattern)
+    /// How many calibrations succeeded while seated (0: none), and whether the phone's timing has
+    /// moved away since the last (`CalibrationDrift`, set by `PhoneSeats`).
+    private let calibrationCount = Atomic<Int>(0)
     private let needsCalibrationFlag = Atomic<Bool>(false)
+    /// The newest `LivePitchTracker.backingLag` of this seat's stream (NaN: none yet), and how
+    /// many have come: the timing the music itself measures in the phone's audio.
+    private let backingLagBits = Atomic<UInt64>(Double.nan.bitPattern)
+    private let backingLagCount = Atomic<Int>(0)
     private let lastArrivalBits = Atomic<UInt64>(0)
     /// How late the newest frame arrived beyond the best seen (network and buffering), seconds.
     private let excessLatenessBits = Atomic<UInt64>(0)
@@ -87,20 +91,33 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
         seatedFlag.store(seated, ordering: .releasing)
         if !seated {
             offsetBits.store(Double.nan.bitPattern, ordering: .releasing)
-            calibratedOffsetBits.store(Double.nan.bitPattern, ordering: .releasing)
+            calibrationCount.store(0, ordering: .releasing)
             needsCalibrationFlag.store(false, ordering: .releasing)
         }
     }
 
-    /// A calibration of this seat succeeded: its timing is measured against the offset now.
+    /// A calibration of this seat succeeded: its timing is watched afresh from now on.
     func markCalibrated() {
-        calibratedOffsetBits.store((clockOffset ?? .nan).bitPattern, ordering: .releasing)
+        calibrationCount.add(1, ordering: .acquiringAndReleasing)
         needsCalibrationFlag.store(false, ordering: .releasing)
     }
-    /// The clock-sync offset when the seat was last calibrated; nil when it was not calibrated while seated.
-    public var calibratedOffset: Double? {
-        let value = Double(bitPattern: calibratedOffsetBits.load(ordering: .acquiring))
-        return value.isNaN ? nil : value
+    /// Which calibration the seat's delay comes from (1, 2, …); nil when it was not calibrated while seated.
+    public var calibration: Int? {
+        let count = calibrationCount.load(ordering: .acquiring)
+        return count == 0 ? nil : count
+    }
+
+    /// The pitch worker's fresh measurement of how late the backing arrives in this stream.
+    func noteBackingLag(_ lag: Double) {
+        guard lag.isFinite else { return }
+        backingLagBits.store(lag.bitPattern, ordering: .releasing)
+        backingLagCount.add(1, ordering: .releasing)
+    }
+    /// The newest backing lag (seconds) and how many have been measured; nil before the first.
+    public var backingLag: (seconds: Double, readings: Int)? {
+        let count = backingLagCount.load(ordering: .acquiring)
+        let value = Double(bitPattern: backingLagBits.load(ordering: .acquiring))
+        return count == 0 || value.isNaN ? nil : (value, count)
     }
     public var needsCalibration: Bool { needsCalibrationFlag.load(ordering: .acquiring) }
     func setNeedsCalibration(_ needed: Bool) { needsCalibrationFlag.store(needed, ordering: .releasing) }

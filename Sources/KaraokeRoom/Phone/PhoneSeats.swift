@@ -271,15 +271,18 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             }
             let phone = slots[slot]
             let status = phone.status(now: now)
-            let needs = holders[slot]!.drift.update(calibratedOffset: phone.calibratedOffset, offset: phone.clockOffset, now: now)
+            let hadBaseline = holder.drift.baseline != nil
+            let needs = holders[slot]!.drift.update(calibration: phone.calibration, lag: phone.backingLag, now: now)
+            if !hadBaseline, let baseline = holders[slot]!.drift.baseline {
+                room.logPhone("phone singer \(holder.name): the music arrives \(String(format: "%.1f", baseline * 1000)) ms late in its stream since its calibration (its timing is watched from there)")
+            }
             phone.setNeedsCalibration(needs)
             if needs != holder.needsCalibration {
                 holders[slot]?.needsCalibration = needs
-                if needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
-                    let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
-                    room.logPhone("phone singer \(holder.name): timing moved \(moved) ms since its calibration; it calibrates again once no song plays")
-                } else if !needs, let calibrated = phone.calibratedOffset, let offset = phone.clockOffset {
-                    let moved = String(format: "%+.1f", (offset - calibrated) * 1000)
+                let moved = String(format: "%+.1f", (holders[slot]!.drift.moved ?? 0) * 1000)
+                if needs {
+                    room.logPhone("phone singer \(holder.name): the music arrives \(moved) ms off where it did after its calibration; it calibrates again once no song plays")
+                } else if phone.calibration != nil, holders[slot]!.drift.baseline != nil {
                     room.logPhone("phone singer \(holder.name): timing back within 20 ms of its calibration (\(moved) ms)")
                 }
                 changed = true
@@ -299,12 +302,11 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     /// The phone hears `phoneMicRecalibrating` when the clicks begin, then `phoneMicCalibrated`.
     private func recalibrateWhenDue() {
         let seats = holders.map { slot, holder in
-            AutoRecalibration.Seat(slot: slot, flagged: slots[slot].needsCalibration, calibratedOffset: slots[slot].calibratedOffset,
+            AutoRecalibration.Seat(slot: slot, flagged: slots[slot].needsCalibration, calibrated: slots[slot].calibration != nil,
                                    reachable: holder.client != nil && holder.status == "ok")
         }
         guard let slot = recalibration.next(seats: seats, window: room.phoneRecalibrationWindow), let holder = holders[slot] else { return }
-        let phone = slots[slot]
-        let movedMs = ((phone.clockOffset ?? 0) - (phone.calibratedOffset ?? 0)) * 1000
+        let movedMs = (holder.drift.moved ?? 0) * 1000
         let why = "phone singer \(holder.name)'s timing moved \(String(format: "%+.1f", movedMs)) ms since its calibration"
         let (sender, queue, token, client) = (sender, queue, holder.token, holder.client)
         room.recalibratePhone(singer: firstSinger + slot, why: why, started: {

@@ -40,6 +40,9 @@ final class DelayEstimator {
     private(set) var isLocked = false
     /// A peak away from the current delay, waiting for the next block to confirm it.
     private var candidate: Int?
+    /// Blocks whose clear peak agreed with the (new or held) locked delay: fresh evidence of where
+    /// the backing is in the microphone, which a reader can tell apart from a delay held in silence.
+    private(set) var confirmations = 0
 
     /// - Parameter holdTolerance: peaks this close to the current delay (samples) leave it as it
     ///   is. A fractional delay (the live reference is interpolated) made the peak toggle between
@@ -120,6 +123,7 @@ final class DelayEstimator {
         let strong = q[best] >= Self.strongPeak * rms
         if isLocked && abs(found - delay) <= holdTolerance {
             candidate = nil
+            confirmations &+= 1
             return
         }
         // Finding or moving the alignment takes a strong peak in two blocks running (one block of
@@ -132,6 +136,7 @@ final class DelayEstimator {
             isLocked = true
             delay = found
             candidate = nil
+            confirmations &+= 1
         } else {
             candidate = found
         }

@@ -31,6 +31,13 @@ public final class PitchDetector: @unchecked Sendable {
     /// The rate the estimator runs at (input rate / decimation factor).
     public let analysisRate: Double
 
+    /// Where the backing was last found in the microphone (seconds after the reference given with
+    /// it), and how many blocks have confirmed an alignment so far (a new count is a new
+    /// measurement, not a delay held while the music is silent); nil until the backing is found.
+    public var bleedAlignment: (seconds: Double, confirmations: Int)? {
+        delayEstimator.isLocked ? (Double(delayEstimator.delay) / analysisRate, delayEstimator.confirmations) : nil
+    }
+
     /// How FFTW plans transform sizes this process has not met yet (default `.estimate`: no
     /// start-up cost). Plans are shared process-wide, so set it before the first detector.
     public static var fftPlanning: FFTPlanning {
