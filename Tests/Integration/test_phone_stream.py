@@ -20,9 +20,11 @@ from test_phone_mic import (Host, chromium, room_audio, room_server, sing_song, 
                             start_phone, wait_for_state)
 
 # Patches WebSocket.send before the page's scripts run: binary frames starting "KM" (the phone
-# audio protocol, docs/phone-mics.md) are also copied into window.sentAudio.
+# audio protocol, docs/phone-mics.md) are also copied into window.sentAudio (and when each was
+# sent into window.sentTimes), the clock offsets sent into window.sentOffsets.
 KEEP_SENT_AUDIO = """
 window.sentAudio = [];
+window.sentTimes = [];
 window.sentOffsets = [];
 const originalSend = WebSocket.prototype.send;
 WebSocket.prototype.send = function (data) {
@@ -31,7 +33,10 @@ WebSocket.prototype.send = function (data) {
   }
   if (data instanceof ArrayBuffer && data.byteLength > 16) {
     const head = new Uint8Array(data, 0, 2);
-    if (head[0] === 0x4b && head[1] === 0x4d) window.sentAudio.push(data.slice(0));
+    if (head[0] === 0x4b && head[1] === 0x4d) {
+      window.sentAudio.push(data.slice(0));
+      window.sentTimes.push(performance.now() / 1000);
+    }
   }
   return originalSend.call(this, data);
 };
