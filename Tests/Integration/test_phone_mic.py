@@ -483,10 +483,11 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     # this box shorter than the 1.5 s a line waits for a phone no longer marks them.
     status = stored_ann["history"][0]["status"]
     assert status == "complete", stored_ann["history"][0]
-    if bob > 300:
-        # Known, not hidden (docs/phone-mics.md): 183, 286 and 649 with the room's air apparatus,
-        # 1389-2713 before it (the pages' own output streams on the room's sink).
+    # The silent phone hears only the backing: 183, 263 and 286 with the room's air apparatus at
+    # low load, 649 once at load 11 (docs/phone-mics.md); asserted where the box is not starved.
+    if bob > 300 and load > 4:
         pytest.xfail(f"silent phone scored {bob:.0f} > 300 at load average {load:.1f} (docs/phone-mics.md)")
+    assert bob <= 300, bob
 
 
 def test_a_phone_dropping_off_mid_song_is_marked_lost_and_one_joining_mid_song_is_scored(room_audio, singing_song, tmp_path):
