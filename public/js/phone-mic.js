@@ -314,9 +314,9 @@ function followState(state) {
     if (seat.effectiveMicDelayMs != null) {
       delayText.textContent = `delay ${Math.round(seat.effectiveMicDelayMs)} ms${seat.micDelaySource === 'calibrated' ? ' (calibrated)' : ''}`;
     }
-    // `seat.needsCalibration` (the clock offset moved > 20 ms since calibrating) is not shown:
-    // measured with real browsers it fired on phones whose calibration still held, since the
-    // offset follows the audio context and the audio with it (docs/phone-mics.md).
+    // `seat.needsCalibration` (the music arrives > 20 ms off where it did after calibrating) is
+    // not shown as a prompt: the room re-calibrates the phone by itself after the song
+    // (`phoneMicRecalibrating`), and the page keeps its mic on for that (docs/phone-mics.md).
     if (seat.phoneStatus && seat.phoneStatus !== 'ok') show(`network ${seat.phoneStatus}`, seat.phoneStatus);
     else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(`singing as ${seat.name}`, 'ok');
   }

@@ -65,8 +65,9 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     /// This seat's own difficulty (set by the host, or by a phone when it took the seat); nil
     /// (absent) when the seat follows the room's `difficulty`.
     public var difficulty: Difficulty?
-    /// True when a phone seat's timing has moved since its calibration (its clock-sync offset
-    /// moved by over 20 ms and stayed there): it should calibrate again. Nil for other seats.
+    /// True when a phone seat's timing has moved since its calibration (the backing arrives in
+    /// its stream over 20 ms off where it did, for 3 s): the room calibrates it again once no
+    /// song plays. Nil for other seats.
     public var needsCalibration: Bool?
 
     public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil, monitorWaiting: Bool? = nil,
