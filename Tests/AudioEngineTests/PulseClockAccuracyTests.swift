@@ -68,9 +68,13 @@ extension PulseAudioTests {
             #expect(abs(worst?.error ?? 0) <= phase.bound,
                     "\(phase.name): \(ErrorSummary(errors)); worst at click \(worst?.click ?? 0)")
         }
-        // Once in the loop, only clicks inside it are heard, each more than once.
+        // Once in the loop, only clicks inside it are heard, each more than once. A click within
+        // the phase's bound after the loop's end may sound before it: at the far ends Rubber Band
+        // places a click up to that far early (see `extremeBound`; one CI run heard the click at
+        // 13.0 s in a loop ending at 12.9977 s, at tempo 0.5, key +12).
         for phase in phases.suffix(2) {
-            #expect(phase.clicks.allSatisfy { loop.contains($0.click) }, "\(phase.name): clicks outside \(loop): \(phase.clicks.map(\.click))")
+            let inside = (loop.lowerBound - phase.bound)...(loop.upperBound + phase.bound)
+            #expect(phase.clicks.allSatisfy { inside.contains($0.click) }, "\(phase.name): clicks outside \(loop): \(phase.clicks.map(\.click))")
         }
         let looped = phases.suffix(2).flatMap(\.clicks).map(\.click)
         #expect(Set(looped).count < looped.count - 8, "the loop repeated: \(looped)")
