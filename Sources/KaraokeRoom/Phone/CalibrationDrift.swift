@@ -10,7 +10,7 @@
 ///
 /// (The clock-sync offset was the first trigger: it follows the page's audio context, and the
 /// audio moves with it, so it flagged phones whose calibration still held.)
-struct CalibrationDrift: Sendable, Equatable {
+struct CalibrationDrift: Sendable {
     static let threshold = 0.020
     static let hold = 3.0
     static let settle = 3.0
@@ -20,15 +20,11 @@ struct CalibrationDrift: Sendable, Equatable {
     private(set) var baseline: Double?
     /// When the lag last left the band around the baseline (host seconds); nil inside it.
     private(set) var awaySince: Double?
-    /// The newest lag and how far it is from the baseline, for the log.
+    /// How far the newest lag is from the baseline (seconds), for the log.
     private(set) var moved: Double?
     private var settling: (lag: Double, since: Double)?
     private var calibration: Int?
     private var readings = 0
-
-    static func == (a: CalibrationDrift, b: CalibrationDrift) -> Bool {
-        a.baseline == b.baseline && a.awaySince == b.awaySince && a.calibration == b.calibration && a.readings == b.readings
-    }
 
     /// One watch round (every 250 ms): whether the seat should calibrate again now. `calibration`
     /// is which calibration the seat's delay is from (nil: none while seated: nothing to compare
