@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.normpath(os.path.join(HERE, "..", "out", "room"))
 RATE = voice.RATE
 VOICE_RT60 = 0.3          # the singer's own room: a little reverb
-SOURCE_FILES = ("voice.py", "room.py", "conditions.py", "song.py")
+SOURCE_FILES = ("voice.py", "harmonic.py", "room.py", "conditions.py", "song.py")
 
 
 @dataclass(frozen=True)
@@ -35,9 +35,21 @@ class Condition:
     difficulties: tuple = ("medium",)
     seed: int = 0
     detail: str = ""           # shown next to the voice (e.g. the octave-down range)
+    synth: str = "world"       # world (WORLD's vocoder) | harmonic (exact truth, harmonic.py)
 
     def slug(self):
         return "".join(c if c.isalnum() or c in "+-." else "_" for c in self.name) + f"-{self.voice}-s{self.seed}"
+
+
+HARMONIC = "harmonic resynthesis"
+
+
+def harmonic_twins(cs):
+    """The clean and octave-down singers again, resynthesised with harmonics locked to the imposed f0,
+    so every truth-voiced frame is periodic at the truth (rows named "<condition>, harmonic resynthesis")."""
+    return [Condition(f"{c.name}, {HARMONIC}", c.kind, c.voice, c.octaves_down, c.cents, None, c.rt60, c.delay_ms,
+                      c.difficulties, c.seed, c.detail, "harmonic")
+            for c in cs if c.kind == "sung" and c.backing_db is None and not c.cents]
 
 
 LOWEST_HZ = 65.0  # C2, a low bass's floor; the octave-down singer goes no lower
@@ -95,7 +107,7 @@ def for_song(song, quick, seed):
             cs.append(Condition("octave-down + backing -6 dB RT60 0.5", "sung", "en+m3", octaves_down=down,
                                 backing_db=-6, rt60=0.5, delay_ms=delay(), seed=seed + 2,
                                 detail=f"−{down} oct: {range_text(song, down)}"))
-    return cs
+    return cs + harmonic_twins(cs)
 
 
 def _source_hash():
@@ -117,11 +129,12 @@ def _cached(path_npz, make):
 
 def dry_voice(song, c, folder, tag):
     """The singer alone (dry), and its ground truth; cached per song, voice, pitch and seed."""
-    key = f"voice-{c.voice}-{c.octaves_down}oct-{c.cents:+.1f}c-s{c.seed}-{tag}.npz"
+    synth = "" if c.synth == "world" else f"-{c.synth}"
+    key = f"voice-{c.voice}-{c.octaves_down}oct-{c.cents:+.1f}c-s{c.seed}{synth}-{tag}.npz"
     notes = song.notes
     return _cached(os.path.join(folder, key),
                    lambda: voice.sing(notes, c.voice, song.seconds, shift_semitones=-12 * c.octaves_down,
-                                      seed=c.seed, cents_offset=c.cents))
+                                      seed=c.seed, cents_offset=c.cents, synth=c.synth))
 
 
 def record(song, c):

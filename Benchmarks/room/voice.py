@@ -21,6 +21,8 @@ import pyworld
 from scipy.io import wavfile
 from scipy.signal import resample_poly
 
+import harmonic
+
 ESPEAK_RATE = 22_050
 RATE = 44_100            # output rate (the demo backing track's rate)
 FRAME_MS = 5.0           # WORLD frame period
@@ -89,11 +91,12 @@ def interp_frames(arr, pos):
     return arr[lo] * (1 - w) + arr[hi] * w
 
 
-def sing(timeline_notes, voice, seconds, shift_semitones=0.0, seed=0, cents_offset=0.0):
+def sing(timeline_notes, voice, seconds, shift_semitones=0.0, seed=0, cents_offset=0.0, synth="world"):
     """The whole song sung: (samples at RATE, truth f0 per 10 ms frame).
 
     timeline_notes: [(start_s, end_s, midi, text)] sorted by start.
     shift_semitones: whole transposition (−12 = an octave down); cents_offset: a steady detuning.
+    synth: "world" (WORLD's vocoder) or "harmonic" (harmonics locked to the imposed f0, harmonic.py).
     """
     rng = np.random.default_rng(seed)
     fp = FRAME_MS / 1000
@@ -140,8 +143,9 @@ def sing(timeline_notes, voice, seconds, shift_semitones=0.0, seed=0, cents_offs
         cents += np.clip(walk, -8, 8)
         f0 = midi_hz(midi) * 2 ** (cents / 1200)
         f0_o = np.where(vo, f0, 0.0)
-        y = pyworld.synthesize(np.ascontiguousarray(f0_o), np.ascontiguousarray(sp_o),
-                               np.ascontiguousarray(ap_o), ESPEAK_RATE, FRAME_MS)
+        render = harmonic.synthesize if synth == "harmonic" else pyworld.synthesize
+        y = render(np.ascontiguousarray(f0_o), np.ascontiguousarray(sp_o),
+                   np.ascontiguousarray(ap_o), ESPEAK_RATE, FRAME_MS)
         first = int(round(start / fp)) - lead
         if first < 0:  # a lead-in before the recording starts is cut off
             y, f0_o, first = y[int(round(-first * fp * ESPEAK_RATE)):], f0_o[-first:], 0
