@@ -573,6 +573,8 @@ class FakePhone:
 
     def __init__(self, port, name, signal):
         self.client = Client(port, timeout=10)
+        # browsers send without Nagle (Chromium sets TCP_NODELAY on every socket); so does the fake
+        self.client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.client.wait_for("hello", timeout=10)
         self.client.send({"type": "phoneMic", "name": name})
         seat = self.client.wait_for("phoneMicSeat", timeout=10)
