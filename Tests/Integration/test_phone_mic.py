@@ -775,6 +775,29 @@ def test_the_phone_mic_bar_fits_every_screen(server, browser):
             box = driver.execute_script("const r = document.getElementById(arguments[0]).getBoundingClientRect();"
                                         "return [r.left, r.top, r.right, r.bottom];", element_id)
             assert 0 <= box[0] and box[2] <= width and box[3] <= height, (element_id, width, box)
+        # Nothing squeezed: the name box shows its whole placeholder, the level its whole choice
+        # (its natural width), the button its label on one line (at 390 px they once read
+        # "Your nam", "Room'" and a two-line button).
+        fit = driver.execute_script('''
+            const name = document.getElementById('phone-mic-name');
+            const level = document.getElementById('phone-mic-difficulty');
+            const button = document.getElementById('use-phone-mic');
+            const ctx = document.createElement('canvas').getContext('2d');
+            const css = getComputedStyle(name);
+            ctx.font = css.font;
+            const inner = name.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+            const placeholder = ctx.measureText(name.placeholder).width;
+            const shown = level.getBoundingClientRect().width;
+            level.style.flex = 'none'; level.style.maxWidth = 'none';
+            const natural = level.getBoundingClientRect().width;
+            level.style.flex = ''; level.style.maxWidth = '';
+            const range = document.createRange();
+            range.selectNodeContents(button);
+            const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+            return {inner, placeholder, shown, natural, lines};''')
+        assert fit["inner"] >= fit["placeholder"], (width, fit)
+        assert fit["shown"] >= fit["natural"] - 1, (width, fit)
+        assert fit["lines"] == 1, (width, fit)
         assert driver.find_element("id", "calibrate-phone-mic").is_displayed() is False
 
 
