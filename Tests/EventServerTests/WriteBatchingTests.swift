@@ -3,12 +3,13 @@ import Foundation
 import KaraokeRoom
 import Testing
 
-/// Messages queued for a client together leave in one writable pass (up to
-/// `messagesPerWritable`), in order: with one message per pass, the second of two events a room
-/// tick encodes together reached the last of 1,000 displays only after a second full round
+/// Messages queued for a client together leave in one socket write (up to
+/// `messagesPerWritable`), framed by the server, in order: with one message per pass, the second
+/// of two events a room tick encodes together reached the last of 1,000 displays only after a
+/// second full round, and with one `send()` per message each client cost two syscalls a tick
 /// (docs/server-load.md).
 @Suite struct WriteBatchingTests {
-    @Test func messagesQueuedTogetherLeaveInFewerPassesAndInOrder() throws {
+    @Test func messagesQueuedTogetherLeaveInFewerWritesAndInOrder() throws {
         let room = try TestRoomServer()
         defer { room.stop() }
         let client = try room.client()
@@ -30,14 +31,14 @@ import Testing
         // Published every 256 deliveries: at least 768 of the burst are counted by now.
         let after = room.server.statistics
         let messages = after.deliveries.count - before.deliveries.count
-        let passes = after.writePasses - before.writePasses
+        let writes = after.messageWrites - before.messageWrites
         #expect(messages >= 768)
-        // Four to a pass (`messagesPerWritable`), give or take the room's own few messages.
-        #expect(passes * 4 <= messages + 16, "\(messages) messages in \(passes) writable passes")
+        // Eight to a write (`messagesPerWritable`), give or take the room's own few messages.
+        #expect(writes * 8 <= messages + 32, "\(messages) messages in \(writes) socket writes")
     }
 
     /// `broadcast(contentsOf:)` (what a room tick uses for its `line` and `state`) hands the
-    /// messages over as one: every client gets each pair in a single write pass.
+    /// messages over as one: every client gets each pair in a single socket write.
     @Test func messagesHandedOverTogetherReachEachClientInOnePass() throws {
         let room = try TestRoomServer()
         defer { room.stop() }
@@ -62,10 +63,31 @@ import Testing
         // 1,024 pair messages: published at multiples of 256 deliveries, so at least 768 counted.
         let after = room.server.statistics
         let messages = after.deliveries.count - before.deliveries.count
-        let passes = after.writePasses - before.writePasses
+        let writes = after.messageWrites - before.messageWrites
         #expect(messages >= 768)
-        print("pairs handed over together: \(messages) messages in \(passes) write passes")
-        // Each pair in one pass; the few room messages (state) besides may take a pass of their own.
-        #expect(passes * 2 <= messages + 32, "\(messages) messages in \(passes) passes")
+        print("pairs handed over together: \(messages) messages in \(writes) socket writes")
+        // Each pair in one write; the few room messages (state) besides may take a write of their own.
+        #expect(writes * 2 <= messages + 32, "\(messages) messages in \(writes) writes")
+    }
+
+    /// Frames of every length class (7-bit, 16-bit and 64-bit lengths, RFC 6455 §5.2) joined in
+    /// one write arrive whole and in order, and a message larger than the write bound goes alone.
+    @Test func framesOfEveryLengthArriveWhole() throws {
+        let room = try TestRoomServer()
+        defer { room.stop() }
+        let client = try room.client()
+        let sizes = [3, 125, 126, 200, 65_535, 65_536, 70_000, 10, 300_000, 1]
+        room.server.broadcast(contentsOf: sizes.enumerated().map { index, size in
+            ServerEvent.error(ErrorPayload(code: "size", message: "\(index):" + String(repeating: "x", count: size))).message()
+        })
+        var next = 0
+        let deadline = Date().addingTimeInterval(30)
+        while next < sizes.count, Date() < deadline {
+            guard let message = try client.receiveJSON(timeout: 5) else { break }
+            guard message["code"] as? String == "size", let text = message["message"] as? String else { continue }
+            #expect(text == "\(next):" + String(repeating: "x", count: sizes[next]))
+            next += 1
+        }
+        #expect(next == sizes.count)
     }
 }

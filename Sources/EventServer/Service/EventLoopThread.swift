@@ -38,7 +38,8 @@ final class EventLoopThread: @unchecked Sendable {
     let statistics = Mutex(EventServerStatistics())
     /// Service-thread only; copied out under `statistics`'s lock every 256 writes and at the end.
     private var deliveries = DeliveryHistogram()
-    private var writePasses = 0
+    /// `send()`s of queued messages: one per writable pass, with up to `messagesPerWritable` in it.
+    private var messageWrites = 0
 
     // Service-thread state.
     private var connections: [ClientID: ClientConnection] = [:]
@@ -500,44 +501,60 @@ final class EventLoopThread: @unchecked Sendable {
     /// Most messages written to one client per writable callback: enough for the events one
     /// room tick encodes together (a `line` and the `state`), few enough that one client with a
     /// backlog cannot hold the loop while the others wait.
-    static let messagesPerWritable = 4
+    static let messagesPerWritable = 8
+    /// Most bytes of further messages joined to the first in one write.
+    static let bytesPerWrite = 64 * 1024
 
     private func write(_ connection: ClientConnection) -> Int32 {
         connection.writeRequested = false
         if let close = connection.pendingClose, connection.queue.isEmpty {
             return closeNow(connection.wsi, status: lws_close_status(rawValue: UInt32(close.status)), reason: close.reason)
         }
-        // Queued messages go out in this pass while the socket takes them: with one message per
-        // callback, the second of two events encoded together reached the last of 1,000 clients
-        // only after a second full round (end-to-end p99 39 ms for those, 17 ms for the rest).
-        // `lws_send_pipe_choked` is false only with nothing partially sent and the socket writable.
-        var sent = 0
-        while sent < Self.messagesPerWritable, sent == 0 || lws_send_pipe_choked(connection.wsi) == 0,
-              let message = connection.queue.dequeue() {
-            let count = message.bytes.count
-            if count > writeBufferCapacity {
-                writeBuffer.deallocate()
-                writeBufferCapacity = count
-                writeBuffer = UnsafeMutableRawPointer.allocate(byteCount: count + preamble, alignment: 16)
-            }
-            let payload = writeBuffer.advanced(by: preamble)
-            message.bytes.withUnsafeBytes { payload.copyMemory(from: $0.baseAddress!, byteCount: count) }
-            let written = lws_write(connection.wsi, payload.assumingMemoryBound(to: UInt8.self), count, LWS_WRITE_TEXT)
-            if written < count { return -1 }
-            if sent == 0 { writePasses += 1 }
-            deliveries.record(milliseconds: (MonotonicClock.now() - message.createdAt) * 1000)
+        // The queued messages leave framed here, together, in one `send()`: one write per
+        // message made each client cost two syscalls for a tick's `line` + `state`, and the
+        // second reached the last of 1,000 clients a whole fan-out later (docs/server-load.md).
+        guard let first = connection.queue.peek() else { return 0 }
+        var count = 1
+        var total = WebSocketFrameHeader.length(payloadLength: first.bytes.count) + first.bytes.count
+        while count < Self.messagesPerWritable, let next = connection.queue.peek(count) {
+            let framed = WebSocketFrameHeader.length(payloadLength: next.bytes.count) + next.bytes.count
+            guard total + framed <= Self.bytesPerWrite else { break }
+            total += framed
+            count += 1
+        }
+        if total > writeBufferCapacity {
+            writeBuffer.deallocate()
+            writeBufferCapacity = total
+            writeBuffer = UnsafeMutableRawPointer.allocate(byteCount: total + preamble, alignment: 16)
+        }
+        let start = writeBuffer.advanced(by: preamble)
+        var offset = 0
+        for index in 0..<count {
+            guard let message = connection.queue.peek(index) else { break }
+            offset += WebSocketFrameHeader.writeText(payloadLength: message.bytes.count, to: start.advanced(by: offset))
+            message.bytes.withUnsafeBytes { start.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            offset += message.bytes.count
+        }
+        // LWS_WRITE_RAW on a WebSocket connection: lws sends the bytes as they are (through TLS
+        // when the connection has it) and keeps any part the socket did not take for later.
+        let written = lws_write(connection.wsi, start.assumingMemoryBound(to: UInt8.self), offset, kar_lws_write_raw())
+        if written < offset { return -1 }
+        messageWrites += 1
+        let now = MonotonicClock.now()
+        for _ in 0..<count {
+            guard let message = connection.queue.dequeue() else { break }
+            deliveries.record(milliseconds: (now - message.createdAt) * 1000)
             if deliveries.count % 256 == 0 { publishDeliveries() }
-            sent += 1
         }
         if !connection.queue.isEmpty || connection.pendingClose != nil { requestWrite(connection) }
         return 0
     }
 
     private func publishDeliveries() {
-        let (snapshot, passes) = (deliveries, writePasses)
+        let (snapshot, writes) = (deliveries, messageWrites)
         statistics.withLock {
             $0.deliveries = snapshot
-            $0.writePasses = passes
+            $0.messageWrites = writes
         }
     }
 

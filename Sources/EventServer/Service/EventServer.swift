@@ -35,9 +35,9 @@ public struct EventServerStatistics: Sendable, Equatable {
     public var evictedConnections = 0
     /// Encode-to-socket delay of every message written to a client.
     public var deliveries = DeliveryHistogram()
-    /// Writable callbacks that wrote at least one message (fewer than `deliveries.count` when
-    /// messages queued together leave in one pass). Published with `deliveries`.
-    public var writePasses = 0
+    /// Socket writes of queued messages: one per writable pass, carrying every message queued
+    /// together up to a bound (fewer than `deliveries.count`). Published with `deliveries`.
+    public var messageWrites = 0
 }
 
 /// HTTP for `public/` plus WebSocket push on one port, and optionally HTTPS/WSS on a second (libwebsockets).

@@ -52,6 +52,11 @@ public struct OutboundQueue: Sendable {
         return .queued
     }
 
+    /// The message `offset` places behind the next one `dequeue` returns (0: that one).
+    public func peek(_ offset: Int = 0) -> OutboundMessage? {
+        head + offset < storage.count ? storage[head + offset] : nil
+    }
+
     public mutating func dequeue() -> OutboundMessage? {
         guard head < storage.count else { return nil }
         let message = storage[head]
