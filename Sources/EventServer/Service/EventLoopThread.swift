@@ -532,7 +532,9 @@ final class EventLoopThread: @unchecked Sendable {
         for index in 0..<count {
             guard let message = connection.queue.peek(index) else { break }
             offset += WebSocketFrameHeader.writeText(payloadLength: message.bytes.count, to: start.advanced(by: offset))
-            message.bytes.withUnsafeBytes { start.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            message.bytes.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { start.advanced(by: offset).copyMemory(from: base, byteCount: bytes.count) }
+            }
             offset += message.bytes.count
         }
         // LWS_WRITE_RAW on a WebSocket connection: lws sends the bytes as they are (through TLS
