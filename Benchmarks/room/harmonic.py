@@ -41,7 +41,7 @@ def synthesize(f0, sp, ap, rate, frame_ms):
     phase = 2 * np.pi * np.cumsum(f0_samples) / rate
     gate = np.interp(t, frame_t, voiced.astype(np.float64))   # 5 ms ramps at voicing changes
     periodic_power = sp * np.clip(1.0 - ap ** 2, 0.0, 1.0)
-    bins = np.arange(sp.shape[1])
+    rows = np.arange(len(f0))
     harmonic = np.zeros(n)
     for h in range(1, int(rate / 2 / max(f0_filled.min(), 1.0)) + 1):
         fh = h * f0_filled
@@ -49,9 +49,8 @@ def synthesize(f0, sp, ap, rate, frame_ms):
         if not below.any():
             break
         pos = fh / rate * fft_size
-        lo = np.clip(np.floor(pos).astype(int), 0, len(bins) - 2)
+        lo = np.clip(np.floor(pos).astype(int), 0, sp.shape[1] - 2)
         w = np.clip(pos - lo, 0.0, 1.0)
-        rows = np.arange(len(f0))
         power = periodic_power[rows, lo] * (1 - w) + periodic_power[rows, lo + 1] * w
         # WORLD's level for a pulse train at f0: each harmonic 2·sqrt(power·f0/rate) (measured against
         # pyworld.synthesize: within 3 % at 110–440 Hz)
