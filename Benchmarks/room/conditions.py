@@ -25,8 +25,8 @@ SOURCE_FILES = ("voice.py", "harmonic.py", "room.py", "conditions.py", "song.py"
 @dataclass(frozen=True)
 class Condition:
     name: str                  # row label, shared by the same condition on different songs
-    kind: str                  # sung | talker | silence | backing
-    voice: str = "en"          # espeak-ng voice
+    kind: str                  # sung | choir | talker | silence | backing
+    voice: str = "en"          # espeak-ng voice (a choir: its voices, comma-separated)
     octaves_down: int = 0      # 0, or "auto": set to reach the bass range (see bass_octaves)
     cents: float = 0.0         # steady detuning of the singer (for +1 st: 100 ± 5)
     backing_db: float | None = None   # backing level relative to the voice; None = no backing
@@ -38,7 +38,8 @@ class Condition:
     synth: str = "world"       # world (WORLD's vocoder) | harmonic (exact truth, harmonic.py)
 
     def slug(self):
-        return "".join(c if c.isalnum() or c in "+-." else "_" for c in self.name) + f"-{self.voice}-s{self.seed}"
+        safe = lambda text: "".join(c if c.isalnum() or c in "+-." else "_" for c in text)  # noqa: E731
+        return f"{safe(self.name)}-{safe(self.voice)}-s{self.seed}"
 
 
 HARMONIC = "harmonic resynthesis"
@@ -49,9 +50,10 @@ def harmonic_twins(cs):
     so every truth-voiced frame is periodic at the truth (rows named "<condition>, harmonic resynthesis")."""
     return [Condition(f"{c.name}, {HARMONIC}", c.kind, c.voice, c.octaves_down, c.cents, None, c.rt60, c.delay_ms,
                       c.difficulties, c.seed, c.detail, "harmonic")
-            for c in cs if c.kind == "sung" and c.backing_db is None and not c.cents]
+            for c in cs if c.kind in ("sung", "choir") and c.backing_db is None and not c.cents]
 
 
+BASS_CHOIR = "en+m1,en+m3,en+m7,de"  # four men's voices in unison (a bass section, a crowd of men)
 LOWEST_HZ = 65.0  # C2, a low bass's floor; the octave-down singer goes no lower
 
 
@@ -92,8 +94,17 @@ def for_song(song, quick, seed):
         if not quick:
             cs += [Condition("clean", "sung", "en+m3", seed=seed + 4),
                    Condition("clean", "sung", "de", seed=seed + 5)]
-    elif not quick:  # corpus songs sit in a soprano/alto range: a second female voice
-        cs += [Condition("clean", "sung", "en+f4", seed=seed + 4)]
+    elif not quick:  # corpus songs sit in a soprano/alto range: a second female voice, and the
+        # clean singer an octave down (the issue compares the same singer at pitch and an octave down;
+        # the octave-down en+m3 rows above are a man's voice, and a man singing these songs at pitch
+        # would be in falsetto)
+        cs += [Condition("clean", "sung", "en+f4", seed=seed + 4),
+               Condition("one octave down", "sung", "en+f2", octaves_down=1, seed=seed + 1,
+                         detail=f"−1 oct: {range_text(song, 1)}")]
+    if not quick:
+        # a bass section singing the melody in unison, in the bass range like the octave-down singer
+        cs.append(Condition("bass choir", "choir", BASS_CHOIR, octaves_down=down, seed=seed + 6,
+                            detail=f"4 voices, −{down} oct: {range_text(song, down)}"))
     if has_backing:
         cs += [Condition("backing alone", "backing", "", backing_db=0.0, rt60=0.5, delay_ms=delay()),
                Condition("backing -6 dB RT60 0.5", "sung", "en+f2", backing_db=-6, rt60=0.5, delay_ms=delay(), seed=seed + 1)]
@@ -132,6 +143,10 @@ def dry_voice(song, c, folder, tag):
     synth = "" if c.synth == "world" else f"-{c.synth}"
     key = f"voice-{c.voice}-{c.octaves_down}oct-{c.cents:+.1f}c-s{c.seed}{synth}-{tag}.npz"
     notes = song.notes
+    if c.kind == "choir":
+        return _cached(os.path.join(folder, key.replace(",", "_")),
+                       lambda: voice.choir(notes, c.voice.split(","), song.seconds,
+                                           shift_semitones=-12 * c.octaves_down, seed=c.seed, synth=c.synth))
     return _cached(os.path.join(folder, key),
                    lambda: voice.sing(notes, c.voice, song.seconds, shift_semitones=-12 * c.octaves_down,
                                       seed=c.seed, cents_offset=c.cents, synth=c.synth))
@@ -146,7 +161,7 @@ def record(song, c):
     frames = int(song.seconds / voice.HOP) + 1
     rng = np.random.default_rng(c.seed + 1000)  # mic noise
     dry_for_check = None
-    if c.kind == "sung":
+    if c.kind in ("sung", "choir"):
         dry, truth = dry_voice(song, c, folder, tag)
         dry_for_check = dry
     elif c.kind == "talker":

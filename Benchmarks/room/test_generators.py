@@ -93,3 +93,20 @@ def test_harmonic_resynthesis_is_periodic_at_the_truth_on_a_short_low_note():
     assert np.median(harm) >= 0.8
     assert np.median(harm) >= np.median(world) + 0.1
     assert harm.min() >= 0.65
+
+
+def test_a_choirs_truth_is_the_section_pitch_and_every_voice_is_in_it():
+    voices = ["en+m1", "en+m3", "de"]
+    audio, truth = voice.choir(NOTES, voices, SECONDS, shift_semitones=-12, seed=4, synth="harmonic")
+    t = np.arange(len(truth)) * voice.HOP
+    for start, end, midi, _ in NOTES:
+        span = (t >= start) & (t < end) & (truth > 0)
+        assert span.sum() > 0.5 * ((t >= start) & (t < end)).sum(), "the section sings most of each note"
+        cents = 1200 * np.log2(truth[span] / voice.midi_hz(midi - 12))
+        assert np.all(np.abs(cents) <= 100), "the section's pitch is the note's, within detune, scoop and vibrato"
+    assert not np.any(truth[(t < NOTES[0][0] - 0.13)] > 0), "no voiced truth before the first note's lead-in"
+    # the section is several voices, not one: its mix is not any one of them
+    single, _ = voice.sing(NOTES, "en+m1", SECONDS, shift_semitones=-12, seed=400, synth="harmonic")
+    n = min(len(single), len(audio))
+    assert abs(np.corrcoef(audio[:n], single[:n])[0, 1]) < 0.9
+    assert np.mean(note_periodicity(audio, truth)) > 0.6, "a unison section is still periodic at its pitch"

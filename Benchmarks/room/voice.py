@@ -188,3 +188,26 @@ def speak_lines(lines, voice, seconds):
         out[a:b] += x[:b - a]
     peak = np.max(np.abs(out)) or 1.0
     return resample_poly(out / peak * 0.5, RATE // ESPEAK_RATE, 1)[: int(seconds * RATE)]
+
+
+def choir(timeline_notes, voices, seconds, shift_semitones=0.0, seed=0, spread_cents=12.0, synth="world"):
+    """A unison section: every voice in `voices` sings the song, each with its own steady detuning
+    (normal, σ = spread_cents), scoop, vibrato and jitter: the chorus a choir or a crowd makes, whose
+    longer lags decorrelate faster than one voice's. Truth: where at least half the voices are
+    voiced, the geometric mean of their f0 (each voice is within tens of cents of it); else 0."""
+    rng = np.random.default_rng(seed)
+    mix, truths = None, []
+    for i, v in enumerate(voices):
+        detune = float(rng.normal(0.0, spread_cents))
+        audio, truth = sing(timeline_notes, v, seconds, shift_semitones=shift_semitones,
+                            seed=seed * 100 + i, cents_offset=detune, synth=synth)
+        mix = audio if mix is None else mix[:len(audio)] + audio[:len(mix)]
+        truths.append(truth)
+    n = min(len(t) for t in truths)
+    stack = np.stack([t[:n] for t in truths])
+    voiced = stack > 0
+    majority = voiced.sum(axis=0) * 2 >= len(voices)
+    logs = np.where(voiced, np.log(np.where(voiced, stack, 1.0)), 0.0)
+    mean = np.exp(logs.sum(axis=0) / np.maximum(1, voiced.sum(axis=0)))
+    peak = np.max(np.abs(mix)) or 1.0
+    return mix / peak * 0.5, np.where(majority, mean, 0.0)

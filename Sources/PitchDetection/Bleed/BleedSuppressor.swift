@@ -104,6 +104,33 @@ final class BleedSuppressor {
         singleBandMedian.deallocate()
     }
 
+    /// Earlier backing frames the path looks back over.
+    var historyFrames: Int { path.historyFrames }
+
+    /// Whether the path's history must be laid anew before suppressing at `delay` (the backing was
+    /// just found, or found at another alignment).
+    func needsHistory(at delay: Int) -> Bool { delay != pathDelay }
+
+    /// Lays the path's history of backing frames at the new alignment: `frames` windows, one hop
+    /// apart, ending one hop before the current one. `earlier` holds `frames × hop + length`
+    /// samples whose last `length` are the current window. Without it the path met the backing
+    /// with its past lags empty (silence before the backing was found); fitted on those frames,
+    /// its first solves predicted 10–40 times the microphone's power on the next ones, and the
+    /// spectral floor under that erased the voice for half a second after every lock
+    /// (synthetic mixes at −12 dB: voicing recall 0.96 with the reference, 1.00 without).
+    /// Costs `frames` transforms, once per alignment.
+    func primeHistory(earlier: UnsafePointer<Float>, hop: Int, frames: Int) {
+        path.clearHistory()
+        for j in stride(from: frames, through: 1, by: -1) {
+            let start = earlier + (frames - j) * hop
+            let input = fft.input
+            for i in 0..<length { input[i] = start[i] * window[i] }
+            for i in length..<fft.size { input[i] = 0 }
+            fft.forward()
+            path.record(backing: fft.spectrum)
+        }
+    }
+
     /// - Parameters:
     ///   - micSpectrum: the microphone window's spectrum (same window, same FFT size).
     ///   - micPower: its power spectrum, cleaned in place.

@@ -130,6 +130,27 @@ final class ConvolutiveBleedPath {
         backingPower.deallocate()
     }
 
+    /// Earlier frames the taps reach back over.
+    var historyFrames: Int { depth - 1 }
+
+    /// Forgets the backing frames (not the statistics): a new alignment is laid with `record`.
+    func clearHistory() {
+        ring.update(repeating: 0, count: depth * bins * 2)
+        head = 0
+        framesSeen = 0
+    }
+
+    /// Adds a backing frame to the history without a microphone frame to fit (no statistics).
+    func record(backing: UnsafePointer<fftwf_complex>) {
+        head = (head + 1) % depth
+        let newest = ring + head * bins * 2
+        for k in 0..<bins {
+            newest[2 * k] = backing[k].0
+            newest[2 * k + 1] = backing[k].1
+        }
+        framesSeen = min(framesSeen + 1, depth)
+    }
+
     /// Shortens the memory to `frames` (the alignment changed: older statistics describe it only
     /// roughly, so new frames should soon outweigh them).
     func shortenMemory(to frames: Int) { averaged = min(averaged, frames) }
@@ -140,13 +161,7 @@ final class ConvolutiveBleedPath {
     /// played, counted as silence).
     func update(backing: UnsafePointer<fftwf_complex>, second: UnsafePointer<fftwf_complex>? = nil,
                 mic: UnsafePointer<fftwf_complex>) {
-        head = (head + 1) % depth
-        let newest = ring + head * bins * 2
-        for k in 0..<bins {
-            newest[2 * k] = backing[k].0
-            newest[2 * k + 1] = backing[k].1
-        }
-        framesSeen = min(framesSeen + 1, depth)
+        record(backing: backing)
         averaged += 1
         let a = min(smoothing, 1 - 1 / Float(averaged)), b = 1 - a
         untilSolve -= 1

@@ -18,28 +18,33 @@ final class DifferenceFunction {
     let fft: RealFFT
     /// Power spectrum `|X(k)|²` after `load`, `fft.bins` values (may be edited before `evaluate`).
     let power: UnsafeMutablePointer<Float>
-    /// `n(τ)` for τ in 0…maxLag+1 after `evaluate`.
+    /// `n(τ)` for τ in 0…maxLag+1 (+ `BandLimitedPeak.halfWidth` more, for interpolating the
+    /// last peaks) after `evaluate`.
     let normalised: UnsafeMutablePointer<Float>
     /// `d′(τ)` for τ in 0…maxLag+1 after `evaluate` (`d′(0) = 1`).
     let cumulativeMeanNormalised: UnsafeMutablePointer<Float>
     let window: UnsafeMutablePointer<Float>
+    /// How many values `normalised` holds.
+    let lags: Int
     private let windowAutocorrelation: UnsafeMutablePointer<Float>
     private let windowEnergy: Float
 
     init(length: Int, maxLag: Int) {
-        precondition(maxLag + 2 < length, "the window must be longer than the longest period")
+        precondition(maxLag + 2 + BandLimitedPeak.halfWidth < length, "the window must be longer than the longest period")
         self.length = length
         self.maxLag = maxLag
-        let size = RealFFT.goodSize(atLeast: length + maxLag + 2)
+        let lags = maxLag + 2 + BandLimitedPeak.halfWidth
+        self.lags = lags
+        let size = RealFFT.goodSize(atLeast: length + lags)
         fft = RealFFT(size: size)
         power = .allocate(capacity: size / 2 + 1)
         power.initialize(repeating: 0, count: size / 2 + 1)
-        normalised = .allocate(capacity: maxLag + 2)
-        normalised.initialize(repeating: 0, count: maxLag + 2)
+        normalised = .allocate(capacity: lags)
+        normalised.initialize(repeating: 0, count: lags)
         cumulativeMeanNormalised = .allocate(capacity: maxLag + 2)
         cumulativeMeanNormalised.initialize(repeating: 1, count: maxLag + 2)
         window = .allocate(capacity: length)
-        windowAutocorrelation = .allocate(capacity: maxLag + 2)
+        windowAutocorrelation = .allocate(capacity: lags)
         var energy: Float = 0
         for i in 0..<length {
             // Periodic-free symmetric Hann over exactly `length` points, never zero inside.
@@ -48,7 +53,7 @@ final class DifferenceFunction {
             energy += w * w
         }
         windowEnergy = energy
-        for lag in 0..<(maxLag + 2) {
+        for lag in 0..<lags {
             var sum: Double = 0
             for i in 0..<(length - lag) { sum += Double(window[i]) * Double(window[i + lag]) }
             windowAutocorrelation[lag] = Float(sum)
@@ -91,7 +96,8 @@ final class DifferenceFunction {
         fft.inverse()
         let r = fft.input
         guard r[0] > 1e-12 else {
-            for lag in 0..<(maxLag + 2) { normalised[lag] = 0; cumulativeMeanNormalised[lag] = 1 }
+            for lag in 0..<lags { normalised[lag] = 0 }
+            for lag in 0..<(maxLag + 2) { cumulativeMeanNormalised[lag] = 1 }
             return false
         }
         let zero = r[0] / windowAutocorrelation[0]
@@ -106,6 +112,7 @@ final class DifferenceFunction {
             runningSum += d
             cumulativeMeanNormalised[lag] = runningSum > 0 ? d * Float(lag) / runningSum : 1
         }
+        for lag in (maxLag + 2)..<lags { normalised[lag] = r[lag] / windowAutocorrelation[lag] * inverseZero }
         return true
     }
 }

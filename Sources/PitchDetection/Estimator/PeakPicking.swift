@@ -14,7 +14,7 @@ enum PeakPicking {
     /// (2T, 3T … dip just as deep as T in a periodic signal).
     static func yinPeriod(
         cmnd: UnsafePointer<Float>, normalised: UnsafePointer<Float>,
-        minLag: Int, maxLag: Int, threshold: Float, octaveCost: Float = 0.05
+        minLag: Int, maxLag: Int, threshold: Float, lobeMargin: Float, octaveCost: Float = 0.05
     ) -> PeriodCandidate {
         var chosen = -1
         var lag = minLag
@@ -47,16 +47,27 @@ enum PeakPicking {
                 for l in minLag...maxLag where cmnd[l] < cmnd[chosen] { chosen = l }
             }
         }
-        // Snap to the highest autocorrelation peak within ±15 %: with a strong formant the
+        // Snap to the highest autocorrelation peak of the cluster: with a strong formant the
         // autocorrelation has side lobes at T ± 1/F_formant that can dip below the threshold
         // first; the true period is the highest peak of that cluster (octaves are ±100 %).
+        // A lobe 15 % short of T has T at +17.6 % of it, so the search reaches +20 % (−15 %).
+        var best = refine(normalised: normalised, at: chosen, maxLag: maxLag)
         if let snapped = bestPeak(
-            normalised: normalised, from: max(minLag, chosen * 85 / 100), to: min(maxLag, chosen * 115 / 100 + 1),
-            maxLag: maxLag) {
-            let here = refine(normalised: normalised, at: chosen, maxLag: maxLag)
-            return snapped.clarity > here.clarity ? snapped : here
+            normalised: normalised, from: max(minLag, chosen * 85 / 100), to: min(maxLag, chosen * 120 / 100 + 1),
+            maxLag: maxLag), snapped.clarity > best.clarity {
+            best = snapped
         }
-        return refine(normalised: normalised, at: chosen, maxLag: maxLag)
+        // A voice whose power is in its fundamental and one strong high harmonic k (an /i/ sung
+        // high: F2 on the 7th) has lobes at j·T/k for every j; the first dip can be one of them
+        // 30–40 % short of T. T is then clearly more periodic than any lobe, while for a true
+        // period nothing short of its octave is: a peak up to the octave beating the choice by
+        // `lobeMargin` is the period.
+        if let farther = bestPeak(
+            normalised: normalised, from: chosen * 120 / 100 + 2, to: min(maxLag, chosen * 192 / 100),
+            maxLag: maxLag), farther.clarity > best.clarity + lobeMargin {
+            best = farther
+        }
+        return best
     }
 
     /// Sub-harmonic check: when the period T/2 (or T/3) is almost as periodic as T, T is a
@@ -118,25 +129,29 @@ enum PeakPicking {
         return bestPeak(normalised: normalised, from: lo, to: hi, maxLag: maxLag)
     }
 
-    /// The strongest local maximum of `n(τ)` within `lo…hi`, refined; nil if there is none.
+    /// The strongest local maximum of `n(τ)` within `lo…hi`, compared by their refined heights
+    /// (integer samples can rank a side lobe above the true peak); nil if there is none.
     static func bestPeak(normalised: UnsafePointer<Float>, from lo: Int, to hi: Int, maxLag: Int) -> PeriodCandidate? {
         let lo = max(1, lo), hi = min(maxLag, hi)
         guard lo <= hi else { return nil }
-        var best = -1
+        var best: PeriodCandidate?
         for l in lo...hi where normalised[l] >= normalised[l - 1] && normalised[l] >= normalised[l + 1] {
-            if best < 0 || normalised[l] > normalised[best] { best = l }
+            let peak = refine(normalised: normalised, at: l, maxLag: maxLag)
+            if best == nil || peak.clarity > best!.clarity { best = peak }
         }
-        return best < 0 ? nil : refine(normalised: normalised, at: best, maxLag: maxLag)
+        return best
     }
 
-    /// Parabolic interpolation of `n(τ)` through the three points around an integer lag:
-    /// sub-sample period (a few cents at 1 kHz and 16 kHz analysis rate) and peak height.
+    /// Sub-sample period and height of the autocorrelation peak at (or beside) an integer lag:
+    /// band-limited interpolation (`BandLimitedPeak`), or a parabola through three samples at
+    /// the ends of the range. `n` must hold τ = 0 … maxLag + 1 + `BandLimitedPeak.halfWidth`.
     static func refine(normalised n: UnsafePointer<Float>, at lag: Int, maxLag: Int) -> PeriodCandidate {
         guard lag >= 1 && lag <= maxLag else { return PeriodCandidate(lag: Float(lag), clarity: n[lag]) }
         // The autocorrelation peak may sit one lag beside the difference minimum.
         var lag = lag
         if lag + 1 < maxLag && n[lag + 1] > n[lag] && n[lag + 1] >= n[lag - 1] { lag += 1 }
         else if lag - 1 >= 1 && n[lag - 1] > n[lag] { lag -= 1 }
+        if let peak = BandLimitedPeak.peak(n, at: lag, lastIndex: maxLag + 1 + BandLimitedPeak.halfWidth) { return peak }
         let a = n[lag - 1], b = n[lag], c = n[lag + 1]
         let curvature = a - 2 * b + c
         guard curvature < 0 else { return PeriodCandidate(lag: Float(lag), clarity: b) }

@@ -15,6 +15,10 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// YIN absolute threshold on the cumulative-mean-normalised difference: the first dip
     /// below it is taken (prevents sub-harmonic, octave-too-low picks).
     public var yinThreshold: Float = 0.35
+    /// A peak beyond the first dip's cluster but short of its octave replaces the dip when it is
+    /// more periodic by more than this (the dip was a formant lobe j·T/k of a voice whose power
+    /// is in its fundamental and one high harmonic k).
+    public var formantLobeMargin: Float = 0.05
     /// Voicing: periodicity needed to start a voiced run and to keep it going (hysteresis).
     public var voicingOnsetClarity: Float = 0.50
     public var voicingHoldClarity: Float = 0.40

@@ -118,7 +118,9 @@ public final class PitchDetector: @unchecked Sendable {
         cutHistory = SampleHistory(capacity: length)
         lowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
         backingLowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
-        backingHistory = SampleHistory(capacity: length + maxDelay)
+        // The bleed path looks back `primedFrames` hops: at a new alignment its history is read from here.
+        let primedFrames = bleedConfig.pathLags.last ?? 0
+        backingHistory = SampleHistory(capacity: length + maxDelay + primedFrames * hop)
         secondLowCut = LowFrequencyCut(cutoff: configuration.lowCutFrequency, rate: rate)
         secondHistory = SampleHistory(capacity: length + maxDelay)
         bleed = BleedSuppressor(fftSize: difference.fft.size, window: difference.window, length: length, configuration: bleedConfig)
@@ -126,6 +128,7 @@ public final class PitchDetector: @unchecked Sendable {
             blockLength: max(256, Int((bleedConfig.delayBlockSeconds * rate).rounded())),
             maxDelay: maxDelay, initialDelay: initialDelay,
             holdTolerance: Int((bleedConfig.delayHoldSeconds * rate).rounded()))
+        _ = BandLimitedPeak.weights.count  // made here, never lazily on the audio thread
         gate = VoicingGate(configuration: configuration)
         octaveGuard = OctaveGuard(margin: configuration.octaveJumpMargin)
         untilNextFrame = halfWindow + 1
@@ -260,11 +263,20 @@ public final class PitchDetector: @unchecked Sendable {
         // Only once the backing has been found in the microphone (see `DelayEstimator.isLocked`).
         let suppressing = withBacking && delayEstimator.isLocked
         if suppressing {
-            let aligned = backingHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
-            let second = secondHistory.latest(difference.length, skippingNewest: delayEstimator.delay)
+            let delay = delayEstimator.delay
+            if bleed.needsHistory(at: delay) {
+                // As many earlier windows as the history holds at this delay (all of them once the
+                // stream is long enough): the path then starts with its lags filled.
+                let frames = min(bleed.historyFrames, (backingHistory.capacity - difference.length - delay) / hop)
+                bleed.primeHistory(
+                    earlier: backingHistory.latest(difference.length + frames * hop, skippingNewest: delay),
+                    hop: hop, frames: frames)
+            }
+            let aligned = backingHistory.latest(difference.length, skippingNewest: delay)
+            let second = secondHistory.latest(difference.length, skippingNewest: delay)
             bleed.suppress(
                 micSpectrum: difference.fft.spectrum, micPower: difference.power, backing: aligned,
-                second: second, delay: delayEstimator.delay)
+                second: second, delay: delay)
         }
         guard difference.evaluate() else {
             gate.reset()
@@ -274,7 +286,8 @@ public final class PitchDetector: @unchecked Sendable {
         }
         var candidate = PeakPicking.yinPeriod(
             cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
-            minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold)
+            minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold,
+            lobeMargin: configuration.formantLobeMargin)
         if let longer = PeakPicking.harmonicReading(
             candidate, normalised: difference.normalised, minLag: harmonicReadingMinLag, maxLag: maxLag,
             margin: configuration.harmonicReadingMargin),
