@@ -68,9 +68,8 @@ def score_targets(song_key, rows):
         if base == "clean" and song_key in ("demo", "invaders"):
             target, ok = "≥ 9000", med >= 9000
         elif base in ("octave-down", "one octave down") and song_key in ("demo", "invaders") \
-                and at_pitch(r)[0] is not None:
-            reference, what = at_pitch(r)
-            target, ok = f"{reference} ± 200 ({what})", abs(med - reference) <= 200
+                and (reference := at_pitch(r))[0] is not None:
+            target, ok = f"{reference[0]} ± 200 ({reference[1]})", abs(med - reference[0]) <= 200
         elif song_key == "demo" and name == "backing -6 dB RT60 0.5" and clean is not None:
             target, ok = f"≥ {0.97 * clean:.0f} (97 % of clean)", med >= 0.97 * clean
         elif song_key == "demo" and name == "backing alone":

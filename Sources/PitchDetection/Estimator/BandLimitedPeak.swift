@@ -55,14 +55,8 @@ enum BandLimitedPeak {
             let g = raw.baseAddress!.assumingMemoryBound(to: Float.self)
             var best = 1
             for i in 1...7 where g[i] > g[best] { best = i }
-            let a = g[best - 1], b = g[best], c = g[best + 1]
-            let curvature = a - 2 * b + c
-            var shift: Float = 0, height = b
-            if curvature < 0 {
-                shift = max(-1, min(1, 0.5 * (a - c) / curvature))
-                height = b - 0.25 * (a - c) * shift
-            }
-            return PeriodCandidate(lag: Float(lag) + (Float(best - 4) + shift) * 0.25, clarity: height)
+            let vertex = PeakPicking.parabolicVertex(g[best - 1], g[best], g[best + 1])
+            return PeriodCandidate(lag: Float(lag) + (Float(best - 4) + vertex.shift) * 0.25, clarity: vertex.height)
         }
     }
 }

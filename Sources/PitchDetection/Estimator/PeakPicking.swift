@@ -152,11 +152,16 @@ enum PeakPicking {
         if lag + 1 < maxLag && n[lag + 1] > n[lag] && n[lag + 1] >= n[lag - 1] { lag += 1 }
         else if lag - 1 >= 1 && n[lag - 1] > n[lag] { lag -= 1 }
         if let peak = BandLimitedPeak.peak(n, at: lag, lastIndex: maxLag + 1 + BandLimitedPeak.halfWidth) { return peak }
-        let a = n[lag - 1], b = n[lag], c = n[lag + 1]
+        let vertex = parabolicVertex(n[lag - 1], n[lag], n[lag + 1])
+        return PeriodCandidate(lag: Float(lag) + vertex.shift, clarity: vertex.height)
+    }
+
+    /// The vertex of the parabola through three equally spaced samples around the middle one `b`:
+    /// its offset in steps (within ±1) and height; `b` itself where the samples do not curve down.
+    static func parabolicVertex(_ a: Float, _ b: Float, _ c: Float) -> (shift: Float, height: Float) {
         let curvature = a - 2 * b + c
-        guard curvature < 0 else { return PeriodCandidate(lag: Float(lag), clarity: b) }
+        guard curvature < 0 else { return (0, b) }
         let shift = max(-1, min(1, 0.5 * (a - c) / curvature))
-        let peak = b - 0.25 * (a - c) * shift
-        return PeriodCandidate(lag: Float(lag) + shift, clarity: peak)
+        return (shift, b - 0.25 * (a - c) * shift)
     }
 }
