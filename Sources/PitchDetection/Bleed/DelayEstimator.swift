@@ -142,6 +142,14 @@ final class DelayEstimator {
         }
     }
 
+    /// Starts locked at `delay`: an alignment already found on the same recording (offline, where
+    /// the whole recording is at hand), so suppression runs from the first frame.
+    func reset(lockedAt delay: Int) {
+        reset(initialDelay: delay)
+        isLocked = true
+        confirmations = 1
+    }
+
     func reset(initialDelay: Int) {
         mic.reset()
         backing.reset()

@@ -22,6 +22,14 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Voicing: periodicity needed to start a voiced run and to keep it going (hysteresis).
     public var voicingOnsetClarity: Float = 0.50
     public var voicingHoldClarity: Float = 0.40
+    /// Lowest fundamental (Hz) of the short second window that re-reads the frames the main window
+    /// leaves unvoiced (note onsets and ends, see `ShortWindow`); 0 turns it off. Its length is
+    /// `windowPeriods` periods of this.
+    public var shortWindowMinFrequency: Double = 140
+    /// Periodicity the short window's reading needs (above the gate's own thresholds: 21 ms of a
+    /// consonant's noise is periodic by chance more often than 46 ms; 0.5 voiced 1.4 points more
+    /// of the rests for 0.2 points of RPA, docs/pitch.md "Ninth pass").
+    public var shortWindowClarity: Float = 0.7
     /// Voicing: the window must be at least this loud (dBFS).
     public var minimumLevelDb: Float = -60
     /// Voicing: the centre of the window must carry at least this share of the window's

@@ -6,7 +6,8 @@ import Foundation
 /// 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz as is) → first-order low cut (400 Hz) → history.
 /// Every hop: Hann window → FFT → power spectrum → [bleed suppression] → inverse FFT =
 /// autocorrelation → YIN difference → first dip + parabolic interpolation → harmonic-reading
-/// check, else sub-harmonic check → octave guard → voicing gate → `PitchFrame`.
+/// check, else sub-harmonic check → octave guard → voicing gate → [a frame left unvoiced: the same
+/// on a short window, `ShortWindow`] → `PitchFrame`.
 ///
 /// Timing: frame `k` describes the window centred on input sample `k × hopSamples`
 /// (`time = k × hopSamples / sampleRate`), the first frame is at t = 0 (the stream is taken
@@ -63,6 +64,8 @@ public final class PitchDetector: @unchecked Sendable {
     private var backingLowCut: LowFrequencyCut
     private let backingHistory: SampleHistory
     private let difference: DifferenceFunction
+    /// Re-reads the frames `difference` leaves unvoiced (nil when turned off).
+    private let shortWindow: ShortWindow?
     private let bleed: BleedSuppressor
     private let delayEstimator: DelayEstimator
     private let minLag: Int
@@ -111,6 +114,10 @@ public final class PitchDetector: @unchecked Sendable {
         halfWindow = (length - 1) / 2
         lookaheadSamples = halfWindow * factor + decimator.groupDelay
         difference = DifferenceFunction(length: length, maxLag: maxLag)
+        let shortMinFrequency = configuration.shortWindowMinFrequency
+        shortWindow = shortMinFrequency > configuration.minFrequency && shortMinFrequency < configuration.maxFrequency
+            ? ShortWindow(rate: rate, minFrequency: shortMinFrequency, periods: configuration.windowPeriods, minLag: minLag)
+            : nil
         let bleedConfig = configuration.bleed
         let maxDelay = max(1, Int((bleedConfig.maxDelaySeconds * rate).rounded()))
         initialDelay = Int((bleedConfig.initialDelaySeconds * rate).rounded())
@@ -209,6 +216,11 @@ public final class PitchDetector: @unchecked Sendable {
             if second != nil { second! += [Float](repeating: 0, count: samples.count - second!.count) }
             samples.withUnsafeBufferPointer { mic in
                 aligned.withUnsafeBufferPointer { reference in
+                    // The whole recording is at hand: find where the backing is in it first, so
+                    // the frames before the live search's first lock (0.75 s) are cleaned too.
+                    let found = findAlignment(mic, backing: reference)
+                    reset()
+                    if let found { delayEstimator.reset(lockedAt: found) }
                     if let second {
                         second.withUnsafeBufferPointer { process(mic, backing: reference, backingSecond: $0, emit: collect) }
                     } else {
@@ -223,6 +235,26 @@ public final class PitchDetector: @unchecked Sendable {
         }
         return frames
     }
+
+    /// Where the backing is in the microphone (analysis samples), searched from the start of the
+    /// recording up to `alignmentSearchSeconds`, as `process` would find it; nil if it is not
+    /// found there. Leaves the decimators and the delay estimator to be reset.
+    private func findAlignment(_ mic: UnsafeBufferPointer<Float>, backing: UnsafeBufferPointer<Float>) -> Int? {
+        guard let micBase = mic.baseAddress, let backingBase = backing.baseAddress else { return nil }
+        let limit = min(mic.count, Int(Self.alignmentSearchSeconds * sampleRate))
+        var offset = 0
+        while offset < limit && !delayEstimator.isLocked {
+            let n = min(decimator.maxBlock, limit - offset)
+            let produced = decimator.process(micBase + offset, count: n, into: decimated)
+            _ = backingDecimator.process(backingBase + offset, count: n, into: decimatedBacking)
+            for j in 0..<produced { delayEstimator.push(mic: decimated[j], backing: decimatedBacking[j]) }
+            offset += n
+        }
+        return delayEstimator.isLocked ? delayEstimator.delay : nil
+    }
+
+    /// How much of a recording `analyze` searches for the backing before analysing it.
+    static let alignmentSearchSeconds = 30.0
 
     /// Forgets the stream: the next sample is t = 0 again.
     public func reset() {
@@ -302,22 +334,53 @@ public final class PitchDetector: @unchecked Sendable {
                 tolerance: configuration.subharmonicTolerance)
         }
         candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
-        let clarity = min(1, max(0, candidate.clarity))
+        var clarity = min(1, max(0, candidate.clarity))
         var frequency = Float(analysisRate) / candidate.lag
+        let previouslyVoiced = gate.wasVoiced
+        var voiced = decideVoicing(
+            candidate, clarity: clarity, frequency: frequency, levelDb: levelDb, centreShare: centreShare,
+            suppressing: suppressing, previouslyVoiced: previouslyVoiced)
+        if !voiced, levelDb >= configuration.minimumLevelDb, let shortWindow,
+           let short = shortWindow.estimate(
+            raw: window, cut: cutHistory.latest(difference.length), centreOffset: halfWindow, hop: hop,
+            threshold: configuration.yinThreshold, lobeMargin: configuration.formantLobeMargin,
+            subharmonicTolerance: configuration.subharmonicTolerance) {
+            // The main window spans silence or a neighbouring sound beside the note: the short
+            // one, centred on the same instant, decides, if it is clearly periodic.
+            let shortClarity = min(1, max(0, short.candidate.clarity))
+            let shortFrequency = Float(analysisRate) / short.candidate.lag
+            if shortClarity >= configuration.shortWindowClarity, decideVoicing(
+                short.candidate, clarity: shortClarity, frequency: shortFrequency, levelDb: levelDb,
+                centreShare: short.centreShare, suppressing: suppressing, previouslyVoiced: previouslyVoiced) {
+                voiced = true
+                candidate = short.candidate
+                clarity = shortClarity
+                frequency = shortFrequency
+            }
+        }
+        if !voiced { frequency = 0 }
+        lastVoicedLag = voiced ? candidate.lag : 0
+        octaveGuard.commit(lag: voiced ? candidate.lag : 0)
+        return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
+    }
+
+    /// The voicing gate's decision on one reading of the frame: its range, the voice's share of
+    /// the power at its harmonics under suppressed bleed, and hysteresis on a continuing period.
+    private func decideVoicing(
+        _ candidate: PeriodCandidate, clarity: Float, frequency: Float, levelDb: Float, centreShare: Float,
+        suppressing: Bool, previouslyVoiced: Bool
+    ) -> Bool {
         let inRange = frequency >= Float(configuration.minFrequency) * 0.97
             && frequency <= Float(configuration.maxFrequency) * 1.03
         let voiceShare = suppressing ? bleed.harmonicVoiceShare(lag: candidate.lag) : 1
         // Hysteresis, as for clarity: a note the singer is already holding (voiced last frame, same
         // period within 3 %) keeps going on less of its own power than a new one needs to start.
-        let continuing = gate.wasVoiced && lastVoicedLag > 0 && abs(candidate.lag / lastVoicedLag - 1) < 0.03
+        let continuing = previouslyVoiced && lastVoicedLag > 0 && abs(candidate.lag / lastVoicedLag - 1) < 0.03
         let neededShare = continuing ? configuration.bleed.holdVoiceShare : configuration.bleed.minimumVoiceShare
         let mostlyVoice = voiceShare >= neededShare
-        let voiced = gate.decide(
+        return gate.decide(
             clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare,
-            holdClarity: suppressing && continuing ? configuration.bleed.holdClarity : nil)
-        if !voiced { frequency = 0 }
-        lastVoicedLag = voiced ? candidate.lag : 0
-        octaveGuard.commit(lag: voiced ? candidate.lag : 0)
-        return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
+            holdClarity: suppressing && continuing ? configuration.bleed.holdClarity : nil,
+            previouslyVoiced: previouslyVoiced)
     }
 }

@@ -21,9 +21,13 @@ struct VoicingGate {
     ///   - levelDb: the window's level.
     ///   - centreShare: mean power of the window's central hop divided by the window's.
     ///   - holdClarity: replaces the configured hold threshold for this frame (a run continuing at
-    ///     the same period under suppressed bleed).
-    mutating func decide(clarity: Float, levelDb: Float, centreShare: Float, holdClarity: Float? = nil) -> Bool {
-        let needed = wasVoiced ? (holdClarity ?? self.holdClarity) : onsetClarity
+    ///     the same period).
+    ///   - previouslyVoiced: whether the run was voiced before this frame (default: the last
+    ///     decision; a second reading of the same frame passes the state from before the first).
+    mutating func decide(
+        clarity: Float, levelDb: Float, centreShare: Float, holdClarity: Float? = nil, previouslyVoiced: Bool? = nil
+    ) -> Bool {
+        let needed = (previouslyVoiced ?? wasVoiced) ? (holdClarity ?? self.holdClarity) : onsetClarity
         let voiced = clarity >= needed && levelDb >= minimumLevelDb && centreShare >= centreEnergyRatio
         wasVoiced = voiced
         return voiced

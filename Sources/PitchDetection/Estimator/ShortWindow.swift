@@ -1,0 +1,64 @@
+/// A second, shorter analysis window centred on the same instant as the main one, for the frames
+/// the main window leaves unvoiced.
+///
+/// The main window is 3 periods of the lowest voice (46 ms at 65 Hz). At a note's onset or end,
+/// and where a quiet consonant meets a loud vowel, it spans the silence or the neighbouring sound
+/// as well as the note, so its periodicity or its centre's share of the power falls under the
+/// voicing thresholds although the singer is already (or still) singing at the frame's centre.
+/// A voice above `minFrequency` needs only 3 of its own periods (21 ms at 140 Hz): this window
+/// sees the note without most of what lies beyond it.
+///
+/// Only a period the short window can carry (≥ `minFrequency`) is returned; lower voices keep the
+/// main window's decision.
+final class ShortWindow {
+    let difference: DifferenceFunction
+    let minLag: Int
+    let maxLag: Int
+    let halfLength: Int
+
+    /// - Parameters:
+    ///   - rate: analysis rate, Hz.
+    ///   - minFrequency: the lowest fundamental this window reads.
+    ///   - periods: window length in periods of `minFrequency`.
+    ///   - minLag: the shortest period searched (the main window's).
+    init(rate: Double, minFrequency: Double, periods: Double, minLag: Int) {
+        maxLag = Int((rate / minFrequency).rounded(.up)) + 1
+        var length = Int((periods * rate / minFrequency).rounded())
+        if length % 2 == 0 { length += 1 }
+        length = max(length, 2 * maxLag + 3, maxLag + 3 + BandLimitedPeak.halfWidth)
+        halfLength = (length - 1) / 2
+        self.minLag = minLag
+        difference = DifferenceFunction(length: length, maxLag: maxLag)
+    }
+
+    /// The period of the short window centred `centreOffset` samples after the start of the main
+    /// window, and the centre hop's share of its mean power; nil when the window is silent.
+    /// - Parameters:
+    ///   - raw: the main window's raw samples (level, energy balance).
+    ///   - cut: the same after the low cut (period).
+    ///   - centreOffset: the main window's half length (both windows share their centre).
+    ///   - hop: samples per frame (the centre hop).
+    func estimate(
+        raw: UnsafePointer<Float>, cut: UnsafePointer<Float>, centreOffset: Int, hop: Int,
+        threshold: Float, lobeMargin: Float, subharmonicTolerance: Float
+    ) -> (candidate: PeriodCandidate, centreShare: Float)? {
+        let start = centreOffset - halfLength
+        var whole: Float = 0, centre: Float = 0
+        for i in 0..<difference.length { whole += raw[start + i] * raw[start + i] }
+        let centreStart = centreOffset - hop / 2
+        for i in centreStart..<(centreStart + hop) { centre += raw[i] * raw[i] }
+        guard whole > 0 else { return nil }
+        let centreShare = (centre / Float(hop)) / (whole / Float(difference.length))
+        _ = difference.load(cut + start)
+        guard difference.evaluate() else { return nil }
+        var candidate = PeakPicking.yinPeriod(
+            cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
+            minLag: minLag, maxLag: maxLag, threshold: threshold, lobeMargin: lobeMargin)
+        candidate = PeakPicking.preferShorterPeriod(
+            candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
+            tolerance: subharmonicTolerance)
+        // A period at the search's end is a lower voice this window cannot hold three times.
+        guard candidate.lag <= Float(maxLag - 1) else { return nil }
+        return (candidate, centreShare)
+    }
+}
