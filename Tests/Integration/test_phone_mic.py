@@ -205,8 +205,11 @@ class Host:
         self.client = Client(server.port, timeout=10)
         self.client.wait_for("hello", timeout=10)
         self.client.send({"type": "hello", "role": "host", "pin": PIN})
-        assert self.client.wait_for("hello", timeout=10, where=lambda m: m.get("role") == "host")
-        self.events = []
+        hello = self.client.wait_for("hello", timeout=10, where=lambda m: m.get("role") == "host")
+        assert hello
+        # The room's state as of the hello: a room that is not playing sends the next `state` only
+        # when something changes, so waiting for one could wait for ever (it did on a starved box).
+        self.events = [{"type": "state", **hello["state"]}] if hello.get("state") else []
         self.stop_reading = False
         self.thread = None
 

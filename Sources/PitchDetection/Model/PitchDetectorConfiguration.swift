@@ -27,7 +27,7 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// `windowPeriods` periods of this.
     public var shortWindowMinFrequency: Double = 140
     /// Periodicity the short window's reading needs (above the gate's own thresholds: 21 ms of a
-    /// consonant's noise is periodic by chance more often than 46 ms; 0.5 voiced 1.4 points more
+    /// consonant's noise is periodic by chance more often than 46 ms; 0.5 voiced 1–4 points more
     /// of the rests for 0.2 points of RPA, docs/pitch.md "Ninth pass").
     public var shortWindowClarity: Float = 0.7
     /// Voicing: the window must be at least this loud (dBFS).

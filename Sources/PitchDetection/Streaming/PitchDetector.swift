@@ -115,9 +115,12 @@ public final class PitchDetector: @unchecked Sendable {
         lookaheadSamples = halfWindow * factor + decimator.groupDelay
         difference = DifferenceFunction(length: length, maxLag: maxLag)
         let shortMinFrequency = configuration.shortWindowMinFrequency
-        shortWindow = shortMinFrequency > configuration.minFrequency && shortMinFrequency < configuration.maxFrequency
+        let short = shortMinFrequency > configuration.minFrequency && shortMinFrequency < configuration.maxFrequency
             ? ShortWindow(rate: rate, minFrequency: shortMinFrequency, periods: configuration.windowPeriods, minLag: minLag)
             : nil
+        // It must fit inside the main window, whose samples it reads.
+        let mainHalf = halfWindow
+        shortWindow = short.flatMap { $0.halfLength < mainHalf ? $0 : nil }
         let bleedConfig = configuration.bleed
         let maxDelay = max(1, Int((bleedConfig.maxDelaySeconds * rate).rounded()))
         initialDelay = Int((bleedConfig.initialDelaySeconds * rate).rounded())
