@@ -31,9 +31,9 @@ public struct LiveMicrophone: Sendable {
     public var isSeated: Bool { phone?.isSeated ?? true }
 
     /// How far behind the clock lines may wait for its audio: a phone's frames cross a network,
-    /// so its lines wait until the phone counts as lost (`PhoneMicSlot.lostAfter`); audio that
-    /// comes later than that is not heard, and those lines are stored marked (`ClosedLine`).
-    var maximumLag: Double { phone == nil ? 0.25 : PhoneMicSlot.lostAfter }
+    /// so its lines wait `PhoneMicSlot.lineWait`; audio that comes later than that is not heard,
+    /// and those lines are stored marked (`ClosedLine`).
+    var maximumLag: Double { phone == nil ? 0.25 : PhoneMicSlot.lineWait }
 
     /// Every channel of `capture` as a microphone, its latency read from the engine.
     public static func all(of capture: CaptureEngine, source: String?) -> [LiveMicrophone] {

@@ -14,7 +14,7 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     public let calibrationChannel: CaptureChannel
     /// Audio missing from the stream (a gap of `lostGap` or more: frames the page never sent,
     /// a reconnect): lines sung then are stored marked. A late stream is not a lost one: its
-    /// lines wait for it (see `LiveMicrophone.maximumLag`, `ClosedLine`).
+    /// lines wait for it (`lineWait`; see `LiveMicrophone.maximumLag`, `ClosedLine`).
     public let losses = InputLossLog()
     /// AllKaraoke's thresholds for the status shown: "lost" after this long without audio...
     public static let lostAfter = 1.5
@@ -23,6 +23,14 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     /// A stream gap this long or longer is marked lost; shorter ones (a browser dropping a 23 ms
     /// capture chunk) are filled with silence and cost at most a beat.
     public static let lostGap = 0.25
+    /// How long a line waits for a phone's audio before it is judged without it (stored marked):
+    /// longer than `lostAfter`, because audio that comes late but whole is the singer's and should
+    /// be scored on what it sang. A stall of the whole box held every phone's frames 1.3–1.5 s in
+    /// the loaded browser runs (each phone "unstable" in the same second, then all frames at once),
+    /// and a party's Wi-Fi can do the same; the ring holds 10 s. A phone that really stopped has
+    /// its next line judged this long after its end (its status shows "lost" after `lostAfter`).
+    /// Not longer: a song's last line must still close before the track ends (the demo: 3.5 s).
+    public static let lineWait = 2.5
     /// What the phone sends, and what its ring holds after `HalfBandUpsampler` (the rate of a
     /// PulseAudio microphone and of the bleed reference).
     public static let frameRate = Double(PhoneAudioFrame.sampleRate)
