@@ -483,7 +483,7 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     assert abs(late - ann) <= 0.05 * ann
     # A whole song sung through the phone is stored complete: lines are marked lost only when
     # judged without their audio (docs/phone-mics.md "Lines sung without audio"), so a stall of
-    # this box shorter than the 1.5 s a line waits for a phone no longer marks them.
+    # this box shorter than the 2.5 s a line waits for a phone (PhoneMicSlot.lineWait) no longer marks them.
     status = stored_ann["history"][0]["status"]
     assert status == "complete", stored_ann["history"][0]
     # The silent phone hears only the backing: 183, 263 and 286 with the room's air apparatus at
