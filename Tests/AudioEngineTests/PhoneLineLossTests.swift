@@ -113,11 +113,11 @@ import TestSupport
         #expect(lines.allSatisfy { $0.result.score > 0 }, "scores \(lines.map(\.result.score)): judged as silence")
     }
 
-    /// The whole box stalls for 1.8 s past line 2's end, longer than the "lost" status's 1.5 s (the
+    /// The whole box stalls for 1.8 s past line 1's end, longer than the "lost" status's 1.5 s (the
     /// loaded browser runs saw 1.3–1.5 s): the audio comes whole and both lines are heard.
     @Test func audioLaterThanTheLostStatusButWithinTheLineWaitIsHeard() throws {
         let run = try PhoneRun()
-        run.sleep(until: 1.2 + 1.8)
+        run.sleep(until: 0.5 + 1.8)
         try run.send(from: 0, to: 1.4)
         #expect(waitUntil(timeout: 5) { run.lines.count == 2 }, "lines closed: \(run.lines.count)")
         let lines = run.lines
