@@ -15,19 +15,26 @@ final class ShortWindow {
     let minLag: Int
     let maxLag: Int
     let halfLength: Int
+    /// The main window's peak-picking parameters (`PitchDetectorConfiguration`).
+    private let threshold: Float
+    private let lobeMargin: Float
+    private let subharmonicTolerance: Float
 
     /// - Parameters:
     ///   - rate: analysis rate, Hz.
-    ///   - minFrequency: the lowest fundamental this window reads.
-    ///   - periods: window length in periods of `minFrequency`.
+    ///   - minFrequency: the lowest fundamental this window reads; its length is
+    ///     `configuration.windowPeriods` periods of it.
     ///   - minLag: the shortest period searched (the main window's).
-    init(rate: Double, minFrequency: Double, periods: Double, minLag: Int) {
+    init(rate: Double, minFrequency: Double, minLag: Int, configuration: PitchDetectorConfiguration) {
         maxLag = Int((rate / minFrequency).rounded(.up)) + 1
-        var length = Int((periods * rate / minFrequency).rounded())
+        var length = Int((configuration.windowPeriods * rate / minFrequency).rounded())
         if length % 2 == 0 { length += 1 }
         length = max(length, 2 * maxLag + 3, maxLag + 3 + BandLimitedPeak.halfWidth)
         halfLength = (length - 1) / 2
         self.minLag = minLag
+        threshold = configuration.yinThreshold
+        lobeMargin = configuration.formantLobeMargin
+        subharmonicTolerance = configuration.subharmonicTolerance
         difference = DifferenceFunction(length: length, maxLag: maxLag)
     }
 
@@ -39,16 +46,11 @@ final class ShortWindow {
     ///   - centreOffset: the main window's half length (both windows share their centre).
     ///   - hop: samples per frame (the centre hop).
     func estimate(
-        raw: UnsafePointer<Float>, cut: UnsafePointer<Float>, centreOffset: Int, hop: Int,
-        threshold: Float, lobeMargin: Float, subharmonicTolerance: Float
+        raw: UnsafePointer<Float>, cut: UnsafePointer<Float>, centreOffset: Int, hop: Int
     ) -> (candidate: PeriodCandidate, centreShare: Float)? {
         let start = centreOffset - halfLength
-        var whole: Float = 0, centre: Float = 0
-        for i in 0..<difference.length { whole += raw[start + i] * raw[start + i] }
-        let centreStart = centreOffset - hop / 2
-        for i in centreStart..<(centreStart + hop) { centre += raw[i] * raw[i] }
-        guard whole > 0 else { return nil }
-        let centreShare = (centre / Float(hop)) / (whole / Float(difference.length))
+        let balance = VoicingGate.energyBalance(raw + start, count: difference.length, centre: halfLength, hop: hop)
+        guard balance.meanPower > 0 else { return nil }
         _ = difference.load(cut + start)
         guard difference.evaluate() else { return nil }
         var candidate = PeakPicking.yinPeriod(
@@ -59,6 +61,6 @@ final class ShortWindow {
             tolerance: subharmonicTolerance)
         // A period at the search's end is a lower voice this window cannot hold three times.
         guard candidate.lag <= Float(maxLag - 1) else { return nil }
-        return (candidate, centreShare)
+        return (candidate, balance.centreShare)
     }
 }

@@ -116,7 +116,7 @@ public final class PitchDetector: @unchecked Sendable {
         difference = DifferenceFunction(length: length, maxLag: maxLag)
         let shortMinFrequency = configuration.shortWindowMinFrequency
         let short = shortMinFrequency > configuration.minFrequency && shortMinFrequency < configuration.maxFrequency
-            ? ShortWindow(rate: rate, minFrequency: shortMinFrequency, periods: configuration.windowPeriods, minLag: minLag)
+            ? ShortWindow(rate: rate, minFrequency: shortMinFrequency, minLag: minLag, configuration: configuration)
             : nil
         // It must fit inside the main window, whose samples it reads.
         let mainHalf = halfWindow
@@ -286,13 +286,8 @@ public final class PitchDetector: @unchecked Sendable {
         // Level and energy balance from the raw signal: mean power of the central hop
         // against the whole window (unweighted).
         let window = history.latest(difference.length)
-        var centre: Float = 0, whole: Float = 0
-        let centreStart = halfWindow - hop / 2
-        for i in 0..<difference.length { whole += window[i] * window[i] }
-        for i in centreStart..<(centreStart + hop) { centre += window[i] * window[i] }
-        let meanPower = whole / Float(difference.length)
+        let (meanPower, centreShare) = VoicingGate.energyBalance(window, count: difference.length, centre: halfWindow, hop: hop)
         let levelDb = meanPower > 1e-12 ? 10 * log10(meanPower) : -120
-        let centreShare = whole > 0 ? (centre / Float(hop)) / meanPower : 0
         _ = difference.load(cutHistory.latest(difference.length))
 
         // Only once the backing has been found in the microphone (see `DelayEstimator.isLocked`).
@@ -337,31 +332,22 @@ public final class PitchDetector: @unchecked Sendable {
                 tolerance: configuration.subharmonicTolerance)
         }
         candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
-        var clarity = min(1, max(0, candidate.clarity))
-        var frequency = Float(analysisRate) / candidate.lag
         let previouslyVoiced = gate.wasVoiced
         var voiced = decideVoicing(
-            candidate, clarity: clarity, frequency: frequency, levelDb: levelDb, centreShare: centreShare,
-            suppressing: suppressing, previouslyVoiced: previouslyVoiced)
+            candidate, levelDb: levelDb, centreShare: centreShare, suppressing: suppressing, previouslyVoiced: previouslyVoiced)
         if !voiced, levelDb >= configuration.minimumLevelDb, let shortWindow,
-           let short = shortWindow.estimate(
-            raw: window, cut: cutHistory.latest(difference.length), centreOffset: halfWindow, hop: hop,
-            threshold: configuration.yinThreshold, lobeMargin: configuration.formantLobeMargin,
-            subharmonicTolerance: configuration.subharmonicTolerance) {
-            // The main window spans silence or a neighbouring sound beside the note: the short
-            // one, centred on the same instant, decides, if it is clearly periodic.
-            let shortClarity = min(1, max(0, short.candidate.clarity))
-            let shortFrequency = Float(analysisRate) / short.candidate.lag
-            if shortClarity >= configuration.shortWindowClarity, decideVoicing(
-                short.candidate, clarity: shortClarity, frequency: shortFrequency, levelDb: levelDb,
-                centreShare: short.centreShare, suppressing: suppressing, previouslyVoiced: previouslyVoiced) {
-                voiced = true
-                candidate = short.candidate
-                clarity = shortClarity
-                frequency = shortFrequency
-            }
+           let short = shortWindow.estimate(raw: window, cut: cutHistory.latest(difference.length), centreOffset: halfWindow, hop: hop),
+           // The main window spans silence or a neighbouring sound beside the note: the short
+           // one, centred on the same instant, decides, if it is clearly periodic.
+           short.candidate.clarity >= configuration.shortWindowClarity,
+           decideVoicing(
+            short.candidate, levelDb: levelDb, centreShare: short.centreShare, suppressing: suppressing,
+            previouslyVoiced: previouslyVoiced) {
+            voiced = true
+            candidate = short.candidate
         }
-        if !voiced { frequency = 0 }
+        let clarity = min(1, max(0, candidate.clarity))
+        let frequency = voiced ? Float(analysisRate) / candidate.lag : 0
         lastVoicedLag = voiced ? candidate.lag : 0
         octaveGuard.commit(lag: voiced ? candidate.lag : 0)
         return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
@@ -370,9 +356,10 @@ public final class PitchDetector: @unchecked Sendable {
     /// The voicing gate's decision on one reading of the frame: its range, the voice's share of
     /// the power at its harmonics under suppressed bleed, and hysteresis on a continuing period.
     private func decideVoicing(
-        _ candidate: PeriodCandidate, clarity: Float, frequency: Float, levelDb: Float, centreShare: Float,
-        suppressing: Bool, previouslyVoiced: Bool
+        _ candidate: PeriodCandidate, levelDb: Float, centreShare: Float, suppressing: Bool, previouslyVoiced: Bool
     ) -> Bool {
+        let clarity = min(1, max(0, candidate.clarity))
+        let frequency = Float(analysisRate) / candidate.lag
         let inRange = frequency >= Float(configuration.minFrequency) * 0.97
             && frequency <= Float(configuration.maxFrequency) * 1.03
         let voiceShare = suppressing ? bleed.harmonicVoiceShare(lag: candidate.lag) : 1

@@ -35,3 +35,18 @@ struct VoicingGate {
 
     mutating func reset() { wasVoiced = false }
 }
+
+extension VoicingGate {
+    /// Mean power of `count` samples, and the mean power of the `hop` samples around index `centre`
+    /// as a share of it (the `centreShare` of `decide`; 0 for a silent window). Unweighted.
+    static func energyBalance(
+        _ samples: UnsafePointer<Float>, count: Int, centre: Int, hop: Int
+    ) -> (meanPower: Float, centreShare: Float) {
+        var whole: Float = 0, central: Float = 0
+        let centreStart = centre - hop / 2
+        for i in 0..<count { whole += samples[i] * samples[i] }
+        for i in centreStart..<(centreStart + hop) { central += samples[i] * samples[i] }
+        let meanPower = whole / Float(count)
+        return (meanPower, whole > 0 ? (central / Float(hop)) / meanPower : 0)
+    }
+}
