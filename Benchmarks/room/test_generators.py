@@ -110,3 +110,16 @@ def test_a_choirs_truth_is_the_section_pitch_and_every_voice_is_in_it():
     n = min(len(single), len(audio))
     assert abs(np.corrcoef(audio[:n], single[:n])[0, 1]) < 0.9
     assert np.mean(note_periodicity(audio, truth)) > 0.6, "a unison section is still periodic at its pitch"
+
+
+def test_every_truth_voiced_frame_carries_the_truths_period():
+    # espeak's "christmas", "branches", "lovely": DIO finds a period through their breathy and
+    # fading frames where D4C's voicing test fails (aperiodicity 1 in every band). WORLD and the
+    # harmonic rendering make those frames noise, so the truth must call them unvoiced: with them
+    # voiced, 17 % of the truth-voiced frames here had no periodicity at all.
+    notes = [(0.2, 0.8, 60, "christmas"), (1.0, 1.6, 64, "branches"), (1.8, 2.4, 62, "lovely")]
+    for v in ("en+f4", "en+f2"):
+        audio, truth = voice.sing(notes, v, 2.7, seed=3, synth="harmonic")
+        p = note_periodicity(audio, truth)
+        assert len(p) > 0.5 * sum(int((e - s) / voice.HOP) for s, e, *_ in notes)
+        assert np.mean(p < 0.3) <= 0.03, f"{v}: {np.mean(p < 0.3):.0%} of truth-voiced frames are not periodic"

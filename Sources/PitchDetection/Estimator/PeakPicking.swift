@@ -96,16 +96,22 @@ enum PeakPicking {
     /// periodic (vibrato and jitter decorrelate longer lags). So when the best peak near some
     /// m·L (m = 2 … 6) beats L by more than `margin`, the smallest m within 0.05 of that best
     /// is taken (not a longer multiple of it: those are equally periodic). Only periods of at
-    /// least `minLag` are considered (the check is for low voices). Returns nil when L stands.
+    /// least `minLag` are considered (the check is for low voices), except the octave 2·L, which
+    /// is considered at any pitch when it beats L by more than `octaveMargin` (a high voice read at
+    /// its 2nd harmonic, where its first formant sits: a man's 384 Hz read at 768 Hz while 2·L is
+    /// 0.06–0.09 more periodic). Returns nil when L stands.
     static func harmonicReading(
-        _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, minLag: Float, maxLag: Int, margin: Float
+        _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, minLag: Float, maxLag: Int, margin: Float,
+        octaveMargin: Float
     ) -> PeriodCandidate? {
         var best: Float = 0
         var found = false
-        for m in 2...6 where Float(m) * candidate.lag >= minLag {
+        for m in 2...6 {
+            let needed: Float
+            if Float(m) * candidate.lag >= minLag { needed = margin } else if m == 2 { needed = octaveMargin } else { continue }
             guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
             guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
-            if peak.clarity > max(best, candidate.clarity + margin) { best = peak.clarity; found = true }
+            if peak.clarity > max(best, candidate.clarity + needed) { best = peak.clarity; found = true }
         }
         guard found else { return nil }
         // The period moved to is the smallest multiple as periodic as the best, even one above

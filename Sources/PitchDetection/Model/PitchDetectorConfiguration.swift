@@ -33,8 +33,10 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Voicing: the window must be at least this loud (dBFS).
     public var minimumLevelDb: Float = -60
     /// Voicing: the centre of the window must carry at least this share of the window's
-    /// mean power, so that a note does not "leak" into the silence half a window away.
-    public var centreEnergyRatio: Float = 0.12
+    /// mean power, so that a note does not "leak" into the silence half a window away. Low
+    /// enough for a note's first frame, whose vowel is still rising (0.12 left 0.14 % of the
+    /// voiced frames of real voices unvoiced there; docs/pitch.md, "Tenth pass").
+    public var centreEnergyRatio: Float = 0.05
     /// First-order high-pass on the analysis signal, Hz (0 = off): keeps a bass line from
     /// imposing its period on the voice (see `LowFrequencyCut`).
     public var lowCutFrequency: Double = 400
@@ -47,6 +49,10 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Highest fundamental (Hz) the harmonic-reading check may move to: it is for bass and
     /// baritone voices (E2…E4); above, a voice over a chord could trade its period for the chord's.
     public var harmonicReadingCeiling: Double = 330
+    /// Above that ceiling only the octave is checked: twice the first-dip period is taken when it
+    /// is more periodic by more than this (a high voice read at its 2nd harmonic; docs/pitch.md,
+    /// "Tenth pass").
+    public var octaveReadingMargin: Float = 0.05
     /// Octave guard: a jump of about an octave away from the previous frame's pitch is only
     /// accepted when its periodicity is no worse than the previous octave's minus this margin.
     public var octaveJumpMargin: Float = 0.08

@@ -320,7 +320,7 @@ public final class PitchDetector: @unchecked Sendable {
             lobeMargin: configuration.formantLobeMargin)
         if let longer = PeakPicking.harmonicReading(
             candidate, normalised: difference.normalised, minLag: harmonicReadingMinLag, maxLag: maxLag,
-            margin: configuration.harmonicReadingMargin),
+            margin: configuration.harmonicReadingMargin, octaveMargin: configuration.octaveReadingMargin),
             !suppressing || bleed.bearsOutLongerPeriod(longer, over: candidate) {
             // A harmonic was read: the longer period stands (the sub-harmonic check would undo it).
             // With a backing, only if the voice left after suppression has power at the harmonics
