@@ -230,6 +230,21 @@ def test_key_and_speed_reset_in_settings(server, browser):
     wait(host, lambda d: state(d)["key"] == 0 and state(d)["tempo"] == 1)
 
 
+def test_a_reconnect_keeps_the_hosts_tab(server, browser):
+    # A reconnect is first answered as a display (the server's hello on connect), then as host:
+    # the remote took that for two role changes and threw a host out of Settings onto Now.
+    host = open_remote(phone(browser), server, host=True)
+    tab(host, "settings")
+    host.execute_script("window.karaoke.firstSocket = window.karaoke.ws; window.karaoke.ws.close()")
+    wait(host, lambda d: d.execute_script(
+        "return window.karaoke.ws !== window.karaoke.firstSocket && window.karaoke.role === 'host'"), timeout=15)
+    wait(host, lambda d: d.find_element(By.ID, "status").text == "live")
+    time.sleep(0.3)  # the hellos of the reconnect have been shown
+    assert host.find_element(By.ID, "tab-settings").is_displayed()
+    assert not host.find_element(By.ID, "tab-now").is_displayed()
+    assert host.find_element(By.ID, "role").text.lower() == "host"
+
+
 SONGS = [(f"song{n}", TINY_SONG.replace("Tiny Test Song", f"Party Song {n}").replace("tiny.ogg", f"s{n}.ogg"))
          for n in range(1, 7)]
 

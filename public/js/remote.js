@@ -83,6 +83,9 @@ for (const button of document.querySelectorAll('.tabbar button')) {
 }
 
 function showRole() {
+  // A reconnect is first answered as a display, before the server has our own hello: that is
+  // not a change of role, and must not take a host out of the tab they were using.
+  if (connection.role === 'display' && connection.wanted.role !== 'display' && showRole.last) return;
   $('role').textContent = connection.role;
   document.body.classList.toggle('is-host', isHost());
   $('unlock').hidden = isHost();

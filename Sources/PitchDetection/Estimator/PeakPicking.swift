@@ -108,7 +108,13 @@ enum PeakPicking {
         var found = false
         for m in 2...6 {
             let needed: Float
-            if Float(m) * candidate.lag >= minLag { needed = margin } else if m == 2 { needed = octaveMargin } else { continue }
+            if Float(m) * candidate.lag >= minLag {
+                needed = margin
+            } else if m == 2 {
+                needed = octaveMargin
+            } else {
+                continue
+            }
             guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
             guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
             if peak.clarity > max(best, candidate.clarity + needed) { best = peak.clarity; found = true }
