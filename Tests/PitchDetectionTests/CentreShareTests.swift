@@ -10,13 +10,10 @@ import Testing
     private static func note(_ f0: Double, rate: Double) -> (signal: [Float], start: Double, end: Double) {
         let start = 0.3, end = 0.7
         var signal = TestSignals.noise(count: Int(1.0 * rate), amplitude: 0.0003)
-        var phase = 0.0
-        for i in Int(start * rate)..<Int(end * rate) {
-            let t = Double(i) / rate - start
-            phase += 2 * Double.pi * f0 / rate
-            var v = 0.0
-            for k in 1...8 { v += sin(Double(k) * phase) / Double(k) }
-            signal[i] += Float(0.3 * min(1, pow(t / 0.04, 2)) * v / 2.7179)
+        let vowel = TestSignals.harmonic(seconds: end - start, rate: rate) { _ in f0 }
+        let first = Int(start * rate)
+        for (i, v) in vowel.enumerated() {
+            signal[first + i] += Float(min(1, pow(Double(i) / rate / 0.04, 2))) * v
         }
         return (signal, start, end)
     }

@@ -7,16 +7,12 @@ import Testing
 /// Its autocorrelation swings through a cycle every 4–5 lags at 12–16 kHz, with lobes at j·T/7.
 @Suite struct HighFormantVoiceTests {
     /// Harmonic amplitudes of the traced vowel (1st and 7th strong, a little of the rest).
-    private static let partials: [(harmonic: Double, amplitude: Double)] =
+    private static let partials: [(number: Double, amplitude: Double)] =
         [(1, 0.38), (2, 0.06), (3, 0.05), (4, 0.04), (5, 0.04), (6, 0.1), (7, 0.72), (8, 0.25)]
 
     private static func vowel(_ f0: Double, rate: Double) -> (signal: [Float], truth: (Double) -> Double) {
         let truth: (Double) -> Double = { t in f0 * pow(2, 25 * sin(2 * Double.pi * 5.5 * t) / 1200) }
-        var phase = 0.0
-        let signal = (0..<Int(rate)).map { i -> Float in
-            phase += 2 * Double.pi * truth(Double(i) / rate) / rate
-            return Float(0.1 * partials.reduce(0.0) { $0 + $1.amplitude * sin($1.harmonic * phase + 0.7 * $1.harmonic) })
-        }
+        let signal = TestSignals.partials(partials, seconds: 1, rate: rate, phaseStep: 0.7, pitch: truth).map { Float(0.1 * $0) }
         return (signal, truth)
     }
 

@@ -7,17 +7,13 @@ import Testing
 /// so YIN's first dip is the octave above. Its true period is clearly more periodic than that dip
 /// (0.96–0.99 against 0.90–0.93), which `PeakPicking.harmonicReading` checks above its ceiling too.
 @Suite struct OctaveReadingTests {
-    private static func voice(_ f0: Double, rate: Double, partials: [(Double, Double)]) -> (signal: [Float], truth: (Double) -> Double) {
+    private static func voice(_ f0: Double, rate: Double, partials: [(number: Double, amplitude: Double)]) -> (signal: [Float], truth: (Double) -> Double) {
         let truth: (Double) -> Double = { t in f0 * pow(2, 25 * sin(2 * Double.pi * 5.5 * t) / 1200) }
-        var phase = 0.0
         // 0.2 s of silence, then the note with a 30 ms rise (the octave guard then starts from
         // the note's first voiced frame, as it does after every rest)
-        let signal = (0..<Int(rate)).map { i -> Float in
-            let t = Double(i) / rate - 0.2
-            guard t >= 0 else { return 0 }
-            phase += 2 * Double.pi * truth(t) / rate
-            return Float(0.1 * min(1, t / 0.03) * partials.reduce(0.0) { $0 + $1.1 * sin($1.0 * phase + 0.4 * $1.0) })
-        }
+        let note = TestSignals.partials(partials, seconds: 0.8, rate: rate, phaseStep: 0.4, pitch: truth)
+        let signal = [Float](repeating: 0, count: Int(0.2 * rate))
+            + note.enumerated().map { i, v in Float(0.1 * min(1, Double(i) / rate / 0.03) * v) }
         return (signal, { truth($0 - 0.2) })
     }
 
@@ -25,9 +21,9 @@ import Testing
     /// period is 0.09 more periodic than the first dip at half of it: under the 0.10 the
     /// harmonic-reading check asks of low voices, over the octave check's 0.05 and the octave
     /// guard's 0.08 (which holds a continuing reading unless the other octave beats it by more).
-    private static let secondHarmonicVowel: [(Double, Double)] = [(1, 0.19), (2, 1), (3, 0.13), (4, 0.3), (5, 0.08), (6, 0.1)]
+    private static let secondHarmonicVowel: [(number: Double, amplitude: Double)] = [(1, 0.19), (2, 1), (3, 0.13), (4, 0.3), (5, 0.08), (6, 0.1)]
 
-    private static func shareOnPitch(_ f0: Double, rate: Double, partials: [(Double, Double)], configuration: PitchDetectorConfiguration = .init()) -> Double {
+    private static func shareOnPitch(_ f0: Double, rate: Double, partials: [(number: Double, amplitude: Double)], configuration: PitchDetectorConfiguration = .init()) -> Double {
         let (signal, truth) = voice(f0, rate: rate, partials: partials)
         let frames = PitchDetector(sampleRate: rate, configuration: configuration).analyze(signal)
             .filter { $0.time > 0.25 && $0.time < 0.95 }
@@ -50,7 +46,7 @@ import Testing
     func aTrulyHighVoiceStaysWhereItIs(rate: Double, f0: Double) {
         // A soprano's top notes with the usual falling harmonics: twice the period is never more
         // periodic than the period by the margin (vibrato decorrelates the longer lag).
-        let partials = (1...6).map { (Double($0), 1 / Double($0)) }
+        let partials: [(number: Double, amplitude: Double)] = (1...6).map { (Double($0), 1 / Double($0)) }
         let share = Self.shareOnPitch(f0, rate: rate, partials: partials)
         #expect(share >= 0.95, "\(share) of frames on pitch")
     }

@@ -24,6 +24,19 @@ enum TestSignals {
         return out
     }
 
+    /// Partials of a pitch curve at their own amplitudes (`harmonic`'s are 1/k), unscaled: the sum
+    /// of amplitude · sin(number · phase + `phaseStep` · number) per sample.
+    static func partials(
+        _ partials: [(number: Double, amplitude: Double)], seconds: Double, rate: Double, phaseStep: Double,
+        pitch: (Double) -> Double
+    ) -> [Double] {
+        var phase = 0.0
+        return (0..<Int(seconds * rate)).map { i in
+            phase += 2 * Double.pi * pitch(Double(i) / rate) / rate
+            return partials.reduce(0.0) { $0 + $1.amplitude * sin($1.number * phase + phaseStep * $1.number) }
+        }
+    }
+
     /// A sung line: each of `notes` (Hz) held 0.45 s of every 0.6 s, silent in the rests;
     /// `truth(t)` is the sung pitch at t (0 in a rest or after the last note).
     static func sungLine(_ notes: [Double], rate: Double) -> (voice: [Float], truth: @Sendable (Double) -> Double, seconds: Double) {

@@ -115,12 +115,13 @@ public final class PitchDetector: @unchecked Sendable {
         lookaheadSamples = halfWindow * factor + decimator.groupDelay
         difference = DifferenceFunction(length: length, maxLag: maxLag)
         let shortMinFrequency = configuration.shortWindowMinFrequency
-        let short = shortMinFrequency > configuration.minFrequency && shortMinFrequency < configuration.maxFrequency
-            ? ShortWindow(rate: rate, minFrequency: shortMinFrequency, minLag: minLag, configuration: configuration)
-            : nil
-        // It must fit inside the main window, whose samples it reads.
-        let mainHalf = halfWindow
-        shortWindow = short.flatMap { $0.halfLength < mainHalf ? $0 : nil }
+        if shortMinFrequency > configuration.minFrequency && shortMinFrequency < configuration.maxFrequency {
+            let short = ShortWindow(rate: rate, minFrequency: shortMinFrequency, minLag: minLag, configuration: configuration)
+            // It must fit inside the main window, whose samples it reads.
+            shortWindow = short.halfLength < halfWindow ? short : nil
+        } else {
+            shortWindow = nil
+        }
         let bleedConfig = configuration.bleed
         let maxDelay = max(1, Int((bleedConfig.maxDelaySeconds * rate).rounded()))
         initialDelay = Int((bleedConfig.initialDelaySeconds * rate).rounded())
