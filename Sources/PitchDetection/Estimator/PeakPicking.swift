@@ -95,11 +95,11 @@ enum PeakPicking {
     /// clearly *more* periodic than L, while for a true period L its multiples are at most as
     /// periodic (vibrato and jitter decorrelate longer lags). So when the best peak near some
     /// m·L (m = 2 … 6) beats L by more than `margin`, the smallest m within 0.05 of that best
-    /// is taken (not a longer multiple of it: those are equally periodic). Only periods of at
-    /// least `minLag` are considered (the check is for low voices), except the octave 2·L, which
-    /// is considered at any pitch when it beats L by more than `octaveMargin` (a high voice read at
-    /// its 2nd harmonic, where its first formant sits: a man's 384 Hz read at 768 Hz while 2·L is
-    /// 0.06–0.09 more periodic). Returns nil when L stands.
+    /// is taken (not a longer multiple of it: those are equally periodic). Multiples 3…6 are only
+    /// considered as periods of at least `minLag` (the check is for low voices). The octave 2·L is
+    /// considered at any pitch and needs only `octaveMargin` when that is the smaller: a voice read
+    /// at its 2nd harmonic, where its first formant sits (a man's 220 Hz read at 440 Hz, or his
+    /// 384 Hz at 768 Hz), has 2·L 0.06–0.09 more periodic than L. Returns nil when L stands.
     static func harmonicReading(
         _ candidate: PeriodCandidate, normalised: UnsafePointer<Float>, minLag: Float, maxLag: Int, margin: Float,
         octaveMargin: Float
@@ -108,15 +108,17 @@ enum PeakPicking {
         var found = false
         for m in 2...6 {
             let needed: Float
-            if Float(m) * candidate.lag >= minLag {
+            if m == 2 {
+                // The octave at any pitch: a man's G3 read at G4 is as sure a case as his G4 at G5.
+                needed = min(margin, octaveMargin)
+            } else if Float(m) * candidate.lag >= minLag {
                 needed = margin
-            } else if m == 2 {
-                needed = octaveMargin
             } else {
                 continue
             }
             guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
-            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
+            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag, tolerance: tolerance(m))
+            else { continue }
             if peak.clarity > max(best, candidate.clarity + needed) { best = peak.clarity; found = true }
         }
         guard found else { return nil }
@@ -126,18 +128,27 @@ enum PeakPicking {
         // skipped it and took 4·L, an octave under the singer.
         for m in 2...6 {
             guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
-            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag) else { continue }
+            guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag, tolerance: tolerance(m))
+            else { continue }
             if peak.clarity >= best - 0.05 { return peak }
         }
         return nil
     }
 
+    /// How far from m·L the harmonic-reading check looks for the period. The octave's search is
+    /// wider: the first dip can be a formant lobe beside T/2 rather than T/2 itself (a man's 216 Hz
+    /// read at 466 or 413 Hz, 2·L then 7 % off T); for a true period L, the only peak within ±8 % of
+    /// 2·L is its own octave.
+    private static func tolerance(_ m: Int) -> Float { m == 2 ? 0.08 : 0.04 }
+
     /// Whether the ±4 % search around `lag` stays within `maxLag`.
     private static func reaches(_ lag: Float, maxLag: Int) -> Bool { Int((lag * 1.04).rounded(.up)) <= maxLag }
 
-    /// The best peak within ±4 % of `lag`, nil when there is none.
-    private static func peakNear(_ lag: Float, normalised: UnsafePointer<Float>, maxLag: Int) -> PeriodCandidate? {
-        let lo = Int((lag * 0.96).rounded(.down)), hi = Int((lag * 1.04).rounded(.up))
+    /// The best peak within ±`tolerance` of `lag`, nil when there is none.
+    private static func peakNear(
+        _ lag: Float, normalised: UnsafePointer<Float>, maxLag: Int, tolerance: Float
+    ) -> PeriodCandidate? {
+        let lo = Int((lag * (1 - tolerance)).rounded(.down)), hi = Int((lag * (1 + tolerance)).rounded(.up))
         return bestPeak(normalised: normalised, from: lo, to: hi, maxLag: maxLag)
     }
 

@@ -43,15 +43,17 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Sub-harmonic check: half (or a third of) the chosen period is taken instead when its
     /// periodicity is at most this much lower.
     public var subharmonicTolerance: Float = 0.20
-    /// Harmonic-reading check: a multiple (×2 … ×6) of the first-dip period is taken instead
+    /// Harmonic-reading check: a multiple (×3 … ×6) of the first-dip period is taken instead
     /// when it is more periodic by more than this (low voices read at a formant harmonic).
     public var harmonicReadingMargin: Float = 0.10
-    /// Highest fundamental (Hz) the harmonic-reading check may move to: it is for bass and
-    /// baritone voices (E2…E4); above, a voice over a chord could trade its period for the chord's.
+    /// Highest fundamental (Hz) the harmonic-reading check may move to with multiples ×3 … ×6:
+    /// they are for bass and baritone voices (E2…E4); above, a voice over a chord could trade its
+    /// period for the chord's.
     public var harmonicReadingCeiling: Double = 330
-    /// Above that ceiling only the octave is checked: twice the first-dip period is taken when it
-    /// is more periodic by more than this (a high voice read at its 2nd harmonic; docs/pitch.md,
-    /// "Tenth pass").
+    /// The octave, at any pitch: twice the first-dip period is taken when it is more periodic by
+    /// more than this (or `harmonicReadingMargin` if smaller): a voice read at its 2nd harmonic,
+    /// where its first formant sits (docs/pitch.md, "Tenth pass" above 330 Hz and "Eleventh pass"
+    /// below).
     public var octaveReadingMargin: Float = 0.05
     /// Octave guard: a jump of about an octave away from the previous frame's pitch is only
     /// accepted when its periodicity is no worse than the previous octave's minus this margin.

@@ -70,7 +70,7 @@ public final class PitchDetector: @unchecked Sendable {
     private let delayEstimator: DelayEstimator
     private let minLag: Int
     private let maxLag: Int
-    /// Shortest period the harmonic-reading check may move to (`harmonicReadingCeiling`).
+    /// Shortest period the harmonic-reading check may move to with multiples ×3 … ×6 (`harmonicReadingCeiling`).
     private let harmonicReadingMinLag: Float
     private let hop: Int
     private let halfWindow: Int
