@@ -55,6 +55,38 @@ import Testing
         #expect(share >= 0.95, "\(share) of frames on pitch")
     }
 
+    /// n(τ) with peaks of the given heights at 20, 40 and 60 lags (raised-cosine bumps on 0.2).
+    private static func periodicity(atL: Float, at2L: Float, at3L: Float) -> [Float] {
+        (0..<130).map { k in
+            var n: Float = 0.2
+            for (centre, height) in [(20, atL), (40, at2L), (60, at3L)] where abs(k - centre) < 6 {
+                n += (height - 0.2) * Float(0.5 * (1 + cos(Double.pi * Double(k - centre) / 6)))
+            }
+            return k == 0 ? 1 : n
+        }
+    }
+
+    private static func reading(atL: Float, at2L: Float, at3L: Float) -> Float? {
+        let n = periodicity(atL: atL, at2L: at2L, at3L: at3L)
+        return n.withUnsafeBufferPointer {
+            PeakPicking.harmonicReading(
+                PeriodCandidate(lag: 20, clarity: atL), normalised: $0.baseAddress!, minLag: 1000, maxLag: 110,
+                margin: 0.10, octaveMargin: 0.05)?.lag
+        }
+    }
+
+    @Test func anOctaveWinningNarrowlyMustAlsoBeatThreeTimesThePeriod() {
+        // 2·L beats L by 0.07 but so does 3·L: every multiple of L gained (a transition of a voice
+        // at L), and L stands.
+        #expect(Self.reading(atL: 0.85, at2L: 0.92, at3L: 0.91) == nil)
+        // 3·L = 1.5 × 2·L is clearly less periodic: 2·L is the period.
+        let octave = Self.reading(atL: 0.85, at2L: 0.92, at3L: 0.80)
+        #expect(octave.map { abs($0 - 40) < 0.5 } == true, "read \(String(describing: octave))")
+        // An octave beating L by more than the other multiples' margin needs nothing more.
+        let clear = Self.reading(atL: 0.85, at2L: 0.97, at3L: 0.96)
+        #expect(clear.map { abs($0 - 40) < 0.5 } == true, "read \(String(describing: clear))")
+    }
+
     @Test(arguments: [44_100.0, 48_000.0], [262.0, 330.0, 392.0, 523.0, 700.0, 768.0, 880.0, 1040.0])
     func aVoiceWithFallingHarmonicsStaysWhereItIs(rate: Double, f0: Double) {
         // An alto's or a soprano's notes with the usual falling harmonics: twice the period is never

@@ -119,6 +119,8 @@ enum PeakPicking {
             guard reaches(Float(m) * candidate.lag, maxLag: maxLag) else { break }
             guard let peak = peakNear(Float(m) * candidate.lag, normalised: normalised, maxLag: maxLag, tolerance: tolerance(m))
             else { continue }
+            if m == 2 && peak.clarity <= candidate.clarity + margin
+                && !octaveStandsOut(peak, over: candidate, normalised: normalised, maxLag: maxLag) { continue }
             if peak.clarity > max(best, candidate.clarity + needed) { best = peak.clarity; found = true }
         }
         guard found else { return nil }
@@ -134,6 +136,22 @@ enum PeakPicking {
         }
         return nil
     }
+
+    /// Whether an octave that beats L only narrowly (by less than the other multiples' margin) also
+    /// beats 3·L by `octaveOverTripleMargin`. A true period P = 2·L is not periodic at 3·L = 1.5·P
+    /// (0.065 or more under P for 99 % of such frames of real voices), while for a true period L
+    /// every multiple gains together where its periodicity dips (a note's transition), 3·L as much as
+    /// 2·L (docs/pitch.md, "Eleventh pass"). True when 3·L is out of range.
+    private static func octaveStandsOut(
+        _ octave: PeriodCandidate, over candidate: PeriodCandidate, normalised: UnsafePointer<Float>, maxLag: Int
+    ) -> Bool {
+        guard reaches(3 * candidate.lag, maxLag: maxLag),
+              let triple = peakNear(3 * candidate.lag, normalised: normalised, maxLag: maxLag, tolerance: tolerance(3))
+        else { return true }
+        return octave.clarity - triple.clarity >= octaveOverTripleMargin
+    }
+
+    private static let octaveOverTripleMargin: Float = 0.03
 
     /// How far from m·L the harmonic-reading check looks for the period. The octave's search is
     /// wider: the first dip can be a formant lobe beside T/2 rather than T/2 itself (a man's 216 Hz

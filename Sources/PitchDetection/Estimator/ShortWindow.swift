@@ -1,5 +1,6 @@
 /// A second, shorter analysis window centred on the same instant as the main one, for the frames
-/// the main window leaves unvoiced.
+/// the main window leaves unvoiced; and placed over the main window's newest samples, for a voiced
+/// frame that does not continue its period (`PitchDetector`'s `newestReading`).
 ///
 /// The main window is 3 periods of the lowest voice (46 ms at 65 Hz). At a note's onset or end,
 /// and where a quiet consonant meets a loud vowel, it spans the silence or the neighbouring sound

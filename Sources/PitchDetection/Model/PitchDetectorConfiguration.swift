@@ -30,6 +30,11 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// consonant's noise is periodic by chance more often than 46 ms; 0.5 voiced 1–4 points more
     /// of the rests for 0.2 points of RPA, docs/pitch.md "Ninth pass").
     public var shortWindowClarity: Float = 0.7
+    /// A voiced frame that does not continue the previous frame's period is read again on the short
+    /// window over the newest samples, whose reading (at `shortWindowClarity`, more periodic, on
+    /// another note) replaces the main one: at a note's first frames the main window can still hold
+    /// the previous note (docs/pitch.md, "Eleventh pass"). Needs the short window.
+    public var newestReading = true
     /// Voicing: the window must be at least this loud (dBFS).
     public var minimumLevelDb: Float = -60
     /// Voicing: the centre of the window must carry at least this share of the window's

@@ -7,7 +7,8 @@ import Foundation
 /// Every hop: Hann window → FFT → power spectrum → [bleed suppression] → inverse FFT =
 /// autocorrelation → YIN difference → first dip + parabolic interpolation → harmonic-reading
 /// check, else sub-harmonic check → octave guard → voicing gate → [a frame left unvoiced: the same
-/// on a short window, `ShortWindow`] → `PitchFrame`.
+/// on a short window, `ShortWindow`] → [a voiced frame not continuing its period: the short window
+/// over the newest samples, `newestReading`] → `PitchFrame`.
 ///
 /// Timing: frame `k` describes the window centred on input sample `k × hopSamples`
 /// (`time = k × hopSamples / sampleRate`), the first frame is at t = 0 (the stream is taken
@@ -347,11 +348,56 @@ public final class PitchDetector: @unchecked Sendable {
             voiced = true
             candidate = short.candidate
         }
+        if voiced, configuration.newestReading,
+           let newer = newestReading(window, replacing: candidate, previouslyVoiced: previouslyVoiced, suppressing: suppressing) {
+            candidate = newer
+        }
         let clarity = min(1, max(0, candidate.clarity))
         let frequency = voiced ? Float(analysisRate) / candidate.lag : 0
         lastVoicedLag = voiced ? candidate.lag : 0
         octaveGuard.commit(lag: voiced ? candidate.lag : 0)
         return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
+    }
+
+    /// The short window over the newest samples the main window holds, read when a voiced frame
+    /// does not continue the previous frame's period (a note's first frames, a jump); its period
+    /// when it is clearly periodic, more periodic than the main reading and on another note, else
+    /// nil. At such a frame the 46 ms main window may still hold the previous note (a legato step,
+    /// or its reverberant tail while the new vowel rises) and read it, or the two notes' common
+    /// period; the newest 21 ms hear the new note. A frame continuing its period is never re-read.
+    private func newestReading(
+        _ window: UnsafePointer<Float>, replacing candidate: PeriodCandidate, previouslyVoiced: Bool, suppressing: Bool
+    ) -> PeriodCandidate? {
+        // Only a reading, and a voice, the short window could hold three times: a lower voice keeps
+        // the main window's reading (the short one would read its harmonics).
+        guard let shortWindow, candidate.lag < Float(shortWindow.maxLag), lastVoicedLag < Float(shortWindow.maxLag)
+        else { return nil }
+        guard !continues(candidate.lag, previouslyVoiced: previouslyVoiced),
+              let late = shortWindow.estimate(
+                raw: window, cut: cutHistory.latest(difference.length),
+                centreOffset: 2 * halfWindow - shortWindow.halfLength, hop: hop)?.candidate,
+              late.clarity >= configuration.shortWindowClarity, late.clarity > candidate.clarity,
+              abs(log2(late.lag / candidate.lag)) > Self.anotherNote
+        else { return nil }
+        // Under suppressed bleed the short window hears the backing too: the voice must carry the
+        // power at its harmonics, as for any new note.
+        if suppressing && bleed.harmonicVoiceShare(lag: late.lag) < configuration.bleed.minimumVoiceShare { return nil }
+        // A glide carrying on (the previous frame, this reading and the newest one moving the same
+        // way, by less than a major third) is read where it is now: the newest samples are later in it.
+        if lastVoicedLag > 0, (late.lag < candidate.lag) == (candidate.lag < lastVoicedLag),
+           abs(log2(late.lag / candidate.lag)) < Self.glideStep { return nil }
+        return late
+    }
+
+    /// Two readings more than this apart (in octaves: 80 cents) are different notes.
+    private static let anotherNote: Float = 80 / 1200
+    /// The most a glide moves between the main window's centre and the newest samples (in octaves:
+    /// 4 semitones; a fast portamento moves 1–2 semitones in those 12 ms).
+    private static let glideStep: Float = 4.0 / 12
+
+    /// Whether a period continues the note of the previous frame (voiced, same period within 3 %).
+    private func continues(_ lag: Float, previouslyVoiced: Bool) -> Bool {
+        previouslyVoiced && lastVoicedLag > 0 && abs(lag / lastVoicedLag - 1) < 0.03
     }
 
     /// The voicing gate's decision on one reading of the frame: its range, the voice's share of
@@ -364,9 +410,9 @@ public final class PitchDetector: @unchecked Sendable {
         let inRange = frequency >= Float(configuration.minFrequency) * 0.97
             && frequency <= Float(configuration.maxFrequency) * 1.03
         let voiceShare = suppressing ? bleed.harmonicVoiceShare(lag: candidate.lag) : 1
-        // Hysteresis, as for clarity: a note the singer is already holding (voiced last frame, same
-        // period within 3 %) keeps going on less of its own power than a new one needs to start.
-        let continuing = previouslyVoiced && lastVoicedLag > 0 && abs(candidate.lag / lastVoicedLag - 1) < 0.03
+        // Hysteresis, as for clarity: a note the singer is already holding keeps going on less of
+        // its own power than a new one needs to start.
+        let continuing = continues(candidate.lag, previouslyVoiced: previouslyVoiced)
         let neededShare = continuing ? configuration.bleed.holdVoiceShare : configuration.bleed.minimumVoiceShare
         let mostlyVoice = voiceShare >= neededShare
         return gate.decide(
