@@ -7,23 +7,33 @@ import Testing
 /// does not continue its period is therefore read again on the short window over the newest
 /// samples (`PitchDetectorConfiguration.newestReading`), which hears the new note.
 @Suite struct NewestReadingTests {
-    /// A legato line (no gap between notes, the phase running on) on an open vowel; each step is
-    /// 2–4 semitones. Returns the signal, the note changes and the notes.
-    private static func legato(_ notes: [Double], rate: Double) -> (signal: [Float], changes: [Double], notes: [Double]) {
-        let length = 0.3
-        let vowel: [(number: Double, amplitude: Double)] = [(1, 0.6), (2, 1), (3, 0.5), (4, 0.3), (5, 0.15), (6, 0.1)]
-        let pitch: (Double) -> Double = { t in notes[min(notes.count - 1, max(0, Int((t - 0.2) / length)))] }
-        var signal = TestSignals.noise(count: Int((0.4 + Double(notes.count) * length) * rate), amplitude: 0.0003)
-        let sung = TestSignals.partials(vowel, seconds: Double(notes.count) * length, rate: rate, phaseStep: 0.4) { pitch($0 + 0.2) }
+    /// An open vowel (the 2nd harmonic strongest).
+    private static let vowel: [(number: Double, amplitude: Double)] = [(1, 0.6), (2, 1), (3, 0.5), (4, 0.3), (5, 0.15), (6, 0.1)]
+
+    /// The vowel sung from 0.2 s for `seconds` along `pitch` (of the signal's time), over a faint
+    /// noise floor, with 0.2 s of that floor after it.
+    private static func sing(seconds: Double, rate: Double, pitch: @escaping (Double) -> Double) -> [Float] {
+        var signal = TestSignals.noise(count: Int((0.4 + seconds) * rate), amplitude: 0.0003)
+        let sung = TestSignals.partials(vowel, seconds: seconds, rate: rate, phaseStep: 0.4) { pitch($0 + 0.2) }
         for (i, v) in sung.enumerated() { signal[Int(0.2 * rate) + i] += Float(0.05 * v) }
-        let changes = (1..<notes.count).map { 0.2 + Double($0) * length }
-        return (signal, changes, notes)
+        return signal
+    }
+
+    /// A legato line (no gap between notes, the phase running on), 0.3 s a note from 0.2 s.
+    /// Returns the signal and the note changes.
+    private static func legato(_ notes: [Double], rate: Double) -> (signal: [Float], changes: [Double]) {
+        let length = 0.3
+        let signal = sing(seconds: Double(notes.count) * length, rate: rate) { t in
+            notes[min(notes.count - 1, max(0, Int((t - 0.2) / length)))]
+        }
+        return (signal, (1..<notes.count).map { 0.2 + Double($0) * length })
     }
 
     /// The shares of the frames from a change to 20 ms after it read at the new note, and of the
     /// frames in the 30 ms before it read at the old one.
     private static func shares(rate: Double, newest: Bool) -> (new: Double, old: Double) {
-        let (signal, changes, notes) = legato(Self.line, rate: rate)
+        let notes = Self.line
+        let (signal, changes) = legato(notes, rate: rate)
         var configuration = PitchDetectorConfiguration()
         configuration.newestReading = newest
         let frames = PitchDetector(sampleRate: rate, configuration: configuration).analyze(signal)
@@ -41,6 +51,7 @@ import Testing
                 share({ ($0 - 0.0301)...($0 - 0.001) }, note: { notes[$0] }))
     }
 
+    /// Steps of a fourth to a sixth, where the main window reads the two notes' common period.
     static let line: [Double] = [294, 392, 294, 440, 330, 440, 294, 392, 262, 392, 294]
 
     @Test(arguments: [44_100.0, 48_000.0])
@@ -65,11 +76,7 @@ import Testing
             }
             return f
         }
-        let vowel: [(number: Double, amplitude: Double)] = [(1, 0.6), (2, 1), (3, 0.5), (4, 0.3), (5, 0.15), (6, 0.1)]
-        var signal = TestSignals.noise(count: Int(2.2 * rate), amplitude: 0.0003)
-        let sung = TestSignals.partials(vowel, seconds: 1.8, rate: rate, phaseStep: 0.4) { pitch($0 + 0.2) }
-        for (i, v) in sung.enumerated() { signal[Int(0.2 * rate) + i] += Float(0.05 * v) }
-        return (signal, pitch, steps.map { $0.0...($0.0 + $0.3) })
+        return (sing(seconds: 1.8, rate: rate, pitch: pitch), pitch, steps.map { $0.0...($0.0 + $0.3) })
     }
 
     @Test(arguments: [44_100.0, 48_000.0])

@@ -376,16 +376,18 @@ public final class PitchDetector: @unchecked Sendable {
               let late = shortWindow.estimate(
                 raw: window, cut: cutHistory.latest(difference.length),
                 centreOffset: 2 * halfWindow - shortWindow.halfLength, hop: hop)?.candidate,
-              late.clarity >= configuration.shortWindowClarity, late.clarity > candidate.clarity,
-              abs(log2(late.lag / candidate.lag)) > Self.anotherNote
+              late.clarity >= configuration.shortWindowClarity, late.clarity > candidate.clarity
         else { return nil }
+        let interval = abs(log2(late.lag / candidate.lag))
+        guard interval > Self.anotherNote else { return nil }
+        // A glide carrying on (the previous frame, this reading and the newest one moving the same
+        // way, by less than a major third) is read where it is now: the newest samples are later in it.
+        if lastVoicedLag > 0, (late.lag < candidate.lag) == (candidate.lag < lastVoicedLag), interval < Self.glideStep {
+            return nil
+        }
         // Under suppressed bleed the short window hears the backing too: the voice must carry the
         // power at its harmonics, as for any new note.
         if suppressing && bleed.harmonicVoiceShare(lag: late.lag) < configuration.bleed.minimumVoiceShare { return nil }
-        // A glide carrying on (the previous frame, this reading and the newest one moving the same
-        // way, by less than a major third) is read where it is now: the newest samples are later in it.
-        if lastVoicedLag > 0, (late.lag < candidate.lag) == (candidate.lag < lastVoicedLag),
-           abs(log2(late.lag / candidate.lag)) < Self.glideStep { return nil }
         return late
     }
 
