@@ -165,6 +165,18 @@ def browser():
             window.sentFrames = [];
             const send = WebSocket.prototype.send;
             WebSocket.prototype.send = function (data) { window.sentFrames.push(data); return send.call(this, data); };
+            // The last frames received, for a failed wait's message (see `page_story`).
+            window.receivedFrames = [];
+            const Native = window.WebSocket;
+            window.WebSocket = class extends Native {
+                constructor(...args) {
+                    super(...args);
+                    this.addEventListener('message', (event) => {
+                        window.receivedFrames.push(String(event.data).slice(0, 400));
+                        if (window.receivedFrames.length > 60) window.receivedFrames.shift();
+                    });
+                }
+            };
         """})
         drivers.append(driver)
         return driver
@@ -185,8 +197,27 @@ def wait(driver, condition, timeout=10):
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.05,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
+    from selenium.common.exceptions import TimeoutException
+
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
+    except TimeoutException as timeout_error:
+        raise TimeoutException(f"waited {timeout} s in vain; {page_story(driver)}") from timeout_error
+
+
+def page_story(driver):
+    """What the page last did, for a failed wait: its address, role, toast, and the last frames
+    it sent and received (recorded by the `browser` fixture)."""
+    try:
+        return driver.execute_script("""
+            const text = (id) => document.getElementById(id)?.textContent?.trim() ?? null;
+            const brief = (frames) => (frames || []).slice(-12).map((f) => String(f).slice(0, 160));
+            return JSON.stringify({ url: location.pathname, status: text('status'), role: text('role'),
+                                    toast: text('toast'), sent: brief(window.sentFrames),
+                                    received: brief(window.receivedFrames) });""")
+    except Exception as error:  # the page itself is gone: say so rather than hide the timeout
+        return f"the page could not be read ({error.__class__.__name__})"
 
 
 def click(driver, element_id):

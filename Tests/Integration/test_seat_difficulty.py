@@ -38,6 +38,28 @@ def test_host_sets_a_seats_own_difficulty_on_its_singer_row(server, browser):
     wait(host, lambda d: singer_difficulties(d) == [None, None])
 
 
+def test_a_change_to_another_seat_leaves_the_row_being_edited_alone(server, browser):
+    """The rows are updated in place: a state that changes singer 1's seat neither replaces
+    singer 2's controls nor wipes the delay the host is typing into them."""
+    host = open_remote(phone(browser), server, host=True)
+    tab(host, "settings")
+    field = host.find_element(By.ID, "mic-delay-1")
+    figures = host.find_element(By.ID, "mic-figures-1")
+    host.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+    field.click()
+    field.send_keys("85")  # typed, not yet sent (the remote sends on change)
+    # Changes from elsewhere (another host's phone): sent on the connection, the field keeps focus.
+    host.execute_script("window.karaoke.send('singerDifficulty', {singer: 0, level: 'hard'})")
+    wait(host, lambda d: singer_difficulties(d) == ["hard", None])
+    host.execute_script("window.karaoke.send('selectSinger', {singer: 0, part: 0, name: 'Ann'})")
+    wait(host, lambda d: d.find_element(By.ID, "difficulty-0").get_attribute("aria-label") == "difficulty for Ann")
+    # The same elements (a replaced one would be stale), and the typing is still there.
+    assert field.get_attribute("value") == "85" and figures.is_enabled()
+    assert host.execute_script("return document.getElementById('mic-delay-1') === arguments[0]", field)
+    assert host.find_element(By.CSS_SELECTOR, "#singers .singer-name").get_attribute("value") == "Ann"
+    assert sent(host, "micDelay") == []
+
+
 @pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
 def test_seat_difficulty_rows_on_a_laptop_or_tv_screen(server, browser, width, height):
     host = browser(width, height)
