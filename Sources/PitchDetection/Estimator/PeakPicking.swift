@@ -157,7 +157,7 @@ enum PeakPicking {
     /// wider: the first dip can be a formant lobe beside T/2 rather than T/2 itself (a man's 216 Hz
     /// read at 466 or 413 Hz, 2·L then 7 % off T); for a true period L, the only peak within ±8 % of
     /// 2·L is its own octave.
-    private static func tolerance(_ m: Int) -> Float { m == 2 ? 0.08 : 0.04 }
+    static func tolerance(_ m: Int) -> Float { m == 2 ? 0.08 : 0.04 }
 
     /// Whether the ±4 % search around `lag` stays within `maxLag`.
     private static func reaches(_ lag: Float, maxLag: Int) -> Bool { Int((lag * 1.04).rounded(.up)) <= maxLag }

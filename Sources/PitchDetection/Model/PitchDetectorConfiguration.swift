@@ -35,6 +35,16 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// another note) replaces the main one: at a note's first frames the main window can still hold
     /// the previous note (docs/pitch.md, "Eleventh pass"). Needs the short window.
     public var newestReading = true
+    /// A note reached from another voiced note (a legato step, or a vowel rising out of the previous
+    /// note's reverberant tail) has this many frames after its first read on the newest samples
+    /// too, although the main reading continues itself: the main window can hold both notes for
+    /// 70 ms and read their common period all along. 6–15 frames measure alike; 0 turns it off
+    /// (docs/pitch.md, "Twelfth pass").
+    public var newestReadingFrames = 10
+    /// The newest reading an octave above the main one replaces it at this much less periodicity:
+    /// a window is at least as periodic at twice a period as at the period, and the 46 ms window
+    /// holds more of the old note. 0.02 measured best (0.05 reads a man's harmonics).
+    public var newestOctaveAllowance: Float = 0.02
     /// Voicing: the window must be at least this loud (dBFS).
     public var minimumLevelDb: Float = -60
     /// Voicing: the centre of the window must carry at least this share of the window's

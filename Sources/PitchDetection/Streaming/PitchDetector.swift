@@ -83,6 +83,7 @@ public final class PitchDetector: @unchecked Sendable {
     private var frameIndex = 0
     /// The previous frame's period when it was voiced, else 0 (voice-share hysteresis).
     private var lastVoicedLag: Float = 0
+    private var legatoOnset: LegatoOnset
 
     public init(sampleRate: Double, configuration: PitchDetectorConfiguration = .init()) {
         precondition(sampleRate >= 8_000, "sample rate \(sampleRate) Hz is too low for singing pitch")
@@ -143,6 +144,7 @@ public final class PitchDetector: @unchecked Sendable {
         _ = BandLimitedPeak.weights.count  // made here, never lazily on the audio thread
         gate = VoicingGate(configuration: configuration)
         octaveGuard = OctaveGuard(margin: configuration.octaveJumpMargin)
+        legatoOnset = LegatoOnset(frames: configuration.newestReadingFrames)
         untilNextFrame = halfWindow + 1
     }
 
@@ -278,6 +280,7 @@ public final class PitchDetector: @unchecked Sendable {
         gate.reset()
         octaveGuard.reset()
         lastVoicedLag = 0
+        legatoOnset.reset()
         untilNextFrame = halfWindow + 1
         frameIndex = 0
     }
@@ -314,6 +317,7 @@ public final class PitchDetector: @unchecked Sendable {
             gate.reset()
             octaveGuard.reset()
             lastVoicedLag = 0
+            legatoOnset.reset()
             return PitchFrame(time: time, frequency: 0, clarity: 0, levelDb: levelDb)
         }
         var candidate = PeakPicking.yinPeriod(
@@ -354,17 +358,21 @@ public final class PitchDetector: @unchecked Sendable {
         }
         let clarity = min(1, max(0, candidate.clarity))
         let frequency = voiced ? Float(analysisRate) / candidate.lag : 0
+        legatoOnset.frame(
+            voiced: voiced, previouslyVoiced: previouslyVoiced,
+            continuing: continues(candidate.lag, previouslyVoiced: previouslyVoiced))
         lastVoicedLag = voiced ? candidate.lag : 0
         octaveGuard.commit(lag: voiced ? candidate.lag : 0)
         return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
     }
 
     /// The short window over the newest samples the main window holds, read when a voiced frame
-    /// does not continue the previous frame's period (a note's first frames, a jump); its period
-    /// when it is clearly periodic, more periodic than the main reading and on another note, else
-    /// nil. At such a frame the 46 ms main window may still hold the previous note (a legato step,
-    /// or its reverberant tail while the new vowel rises) and read it, or the two notes' common
-    /// period; the newest 21 ms hear the new note. A frame continuing its period is never re-read.
+    /// does not continue the previous frame's period (a note's first frames, a jump), and on every
+    /// frame of a legato note's first `newestReadingFrames`; its period when it is clearly periodic,
+    /// more periodic than the main reading (or nearly, the octave above it) and on another note,
+    /// else nil. At such a frame the 46 ms main window may still hold the previous note (a legato
+    /// step, or its reverberant tail while the new vowel rises) and read it, or the two notes'
+    /// common period; the newest 21 ms hear the new note.
     private func newestReading(
         _ window: UnsafePointer<Float>, replacing candidate: PeriodCandidate, previouslyVoiced: Bool, suppressing: Bool
     ) -> PeriodCandidate? {
@@ -372,11 +380,16 @@ public final class PitchDetector: @unchecked Sendable {
         // the main window's reading (the short one would read its harmonics).
         guard let shortWindow, candidate.lag < Float(shortWindow.maxLag), lastVoicedLag < Float(shortWindow.maxLag)
         else { return nil }
-        guard !continues(candidate.lag, previouslyVoiced: previouslyVoiced),
+        guard !continues(candidate.lag, previouslyVoiced: previouslyVoiced) || legatoOnset.settling,
               let late = shortWindow.estimate(
                 raw: window, cut: cutHistory.latest(difference.length),
                 centreOffset: 2 * halfWindow - shortWindow.halfLength, hop: hop)?.candidate,
-              late.clarity >= configuration.shortWindowClarity, late.clarity > candidate.clarity
+              late.clarity >= configuration.shortWindowClarity
+        else { return nil }
+        // The 46 ms window is at least as periodic at twice a period as at the period itself, and
+        // holds more of the old note there: the octave above it needs a little less.
+        let octaveAbove = abs(candidate.lag / late.lag - 2) < PeakPicking.tolerance(2)
+        guard late.clarity > candidate.clarity - (octaveAbove ? configuration.newestOctaveAllowance : 0)
         else { return nil }
         let interval = abs(log2(late.lag / candidate.lag))
         guard interval > Self.anotherNote else { return nil }
