@@ -193,11 +193,10 @@ def screenshot(driver, name):
 
 def wait(driver, condition, timeout=10):
     """Polls `condition` until it is truthy. A page that re-renders while it is being read (a
-    stale element: the remote rebuilds its singer rows when a seat changes) is polled again."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    stale element: a list the page rebuilt) is polled again. A timeout says what the page last
+    showed, sent and received (`page_story`)."""
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
-
-    from selenium.common.exceptions import TimeoutException
 
     try:
         return WebDriverWait(driver, timeout, poll_frequency=0.05,
@@ -221,8 +220,8 @@ def page_story(driver):
 
 
 def click(driver, element_id):
-    """Scrolls the element into view and clicks it; if the page re-rendered it meanwhile (the
-    remote rebuilds a singer's row when a seat changes), the new one is clicked."""
+    """Scrolls the element into view and clicks it; if the page replaced it meanwhile (the remote
+    replaces a singer's "Hear myself" switch when its state changes), the new one is clicked."""
     def attempt(d):
         element = d.find_element("id", element_id)
         d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)

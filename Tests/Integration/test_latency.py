@@ -47,7 +47,7 @@ def scroll_to(driver, element_id):
 
 
 def set_mic_delay(driver, singer, text):
-    def attempt(d):  # again on a row the remote re-rendered meanwhile (see `wait`)
+    def attempt(d):  # again if the field was replaced meanwhile (see `wait`)
         field = scroll_to(d, f"mic-delay-{singer}")
         field.send_keys(Keys.CONTROL, "a", Keys.BACKSPACE)
         field.send_keys(text, Keys.TAB)  # the remote sends `micDelay` on change

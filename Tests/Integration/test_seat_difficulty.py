@@ -54,8 +54,9 @@ def test_a_change_to_another_seat_leaves_the_row_being_edited_alone(server, brow
     host.execute_script("window.karaoke.send('selectSinger', {singer: 0, part: 0, name: 'Ann'})")
     wait(host, lambda d: d.find_element(By.ID, "difficulty-0").get_attribute("aria-label") == "difficulty for Ann")
     # The same elements (a replaced one would be stale), and the typing is still there.
-    assert field.get_attribute("value") == "85" and figures.is_enabled()
-    assert host.execute_script("return document.getElementById('mic-delay-1') === arguments[0]", field)
+    assert field.get_attribute("value") == "85"
+    assert host.execute_script("""return document.getElementById('mic-delay-1') === arguments[0]
+                                  && document.getElementById('mic-figures-1') === arguments[1]""", field, figures)
     assert host.find_element(By.CSS_SELECTOR, "#singers .singer-name").get_attribute("value") == "Ann"
     assert sent(host, "micDelay") == []
 
