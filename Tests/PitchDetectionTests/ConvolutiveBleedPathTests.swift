@@ -37,11 +37,7 @@ import Testing
         }
         let scale = (pow(10, 1.2) / tailEnergy).squareRoot()
         for i in 1..<tailLength { response[delay + i] *= scale }
-        var y = [Float](repeating: 0, count: x.count)
-        for (j, h) in response.enumerated() where h != 0 {
-            for i in j..<x.count { y[i] += h * x[i - j] }
-        }
-        return y
+        return TestSignals.throughRoom(x, taps: response.enumerated().filter { $0.element != 0 }.map { ($0.offset, $0.element) })
     }
 
     /// In the last 4 s, for a path over `lags`: the share of the bleed's power left unexplained

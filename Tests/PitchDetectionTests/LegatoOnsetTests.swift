@@ -8,7 +8,6 @@ import Testing
 /// note are read on the newest samples too (`newestReadingFrames`), and the newest reading an octave
 /// above the main one needs a little less periodicity (`newestOctaveAllowance`).
 @Suite struct LegatoOnsetTests {
-    private static let vowel: [(number: Double, amplitude: Double)] = [(1, 0.6), (2, 1), (3, 0.5), (4, 0.3), (5, 0.15), (6, 0.1)]
     /// Steps of a fourth up and down.
     private static let line: [Double] = [294, 392, 294, 392, 330, 440, 330, 440, 262, 349, 262, 349]
     private static let noteSeconds = 0.4
@@ -20,7 +19,7 @@ import Testing
     private static func reverberantLine(rate: Double, seed: UInt64) -> [Float] {
         let count = Int((2 * start + Double(line.count) * noteSeconds) * rate)
         let note = { (t: Double) -> Int in min(line.count - 1, max(0, Int((t - start) / noteSeconds))) }
-        var dry = TestSignals.partials(vowel, seconds: Double(count) / rate, rate: rate, phaseStep: 0.4) { line[note($0)] }
+        var dry = TestSignals.partials(TestSignals.openVowel, seconds: Double(count) / rate, rate: rate, phaseStep: 0.4) { line[note($0)] }
         for i in dry.indices {
             let t = Double(i) / rate, into = t - start - Double(note(t)) * noteSeconds
             let sung = t >= start && t < start + Double(line.count) * noteSeconds
@@ -29,19 +28,12 @@ import Testing
         let decay = 0.3 / 6.9
         let random = TestSignals.noise(count: 600, amplitude: 1, seed: seed)
         let delays = (0..<300).map { Int((0.002 + (random[$0] + 1) / 2 * Float(3 * decay - 0.002)) * Float(rate)) }
-        var gains = (0..<300).map { (random[300 + $0] < 0 ? -1 : 1) * exp(-Double(delays[$0]) / rate / decay) }
+        let gains = (0..<300).map { (random[300 + $0] < 0 ? -1 : 1) * exp(-Double(delays[$0]) / rate / decay) }
         let energy = gains.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        gains = gains.map { $0 / energy }
-        var wet = TestSignals.noise(count: count, amplitude: 0.0003, seed: seed &+ 1)
-        wet.withUnsafeMutableBufferPointer { out in
-            dry.withUnsafeBufferPointer { input in
-                for i in 0..<count { out[i] += Float(input[i]) }
-                for (delay, gain) in zip(delays, gains) {
-                    for i in delay..<count { out[i] += Float(gain * input[i - delay]) }
-                }
-            }
-        }
-        return wet
+        let taps = [(delay: 0, gain: Float(1))] + zip(delays, gains).map { (delay: $0, gain: Float($1 / energy)) }
+        let wet = TestSignals.throughRoom(dry.map(Float.init), taps: taps)
+        let floor = TestSignals.noise(count: count, amplitude: 0.0003, seed: seed &+ 1)
+        return zip(wet, floor).map { $0 + $1 }
     }
 
     /// Over the frames from each change to 120 ms after it: how many are read at the new note, and
@@ -94,7 +86,7 @@ import Testing
         #expect(!onset.settling)
         onset.frame(voiced: true, previouslyVoiced: true, continuing: true)
         #expect(!onset.settling)
-        // The old note held for its first frames: a change there is part of the same onset.
+        // The first note held past its first 3 frames (a change within them would belong to its onset).
         for _ in 0..<3 { onset.frame(voiced: true, previouslyVoiced: true, continuing: true) }
         // A legato change: this note's next 3 frames settle, whatever they read.
         onset.frame(voiced: true, previouslyVoiced: true, continuing: false)

@@ -7,14 +7,12 @@ import Testing
 /// does not continue its period is therefore read again on the short window over the newest
 /// samples (`PitchDetectorConfiguration.newestReading`), which hears the new note.
 @Suite struct NewestReadingTests {
-    /// An open vowel (the 2nd harmonic strongest).
-    private static let vowel: [(number: Double, amplitude: Double)] = [(1, 0.6), (2, 1), (3, 0.5), (4, 0.3), (5, 0.15), (6, 0.1)]
 
-    /// The vowel sung from 0.2 s for `seconds` along `pitch` (of the signal's time), over a faint
+    /// An open vowel sung from 0.2 s for `seconds` along `pitch` (of the signal's time), over a faint
     /// noise floor, with 0.2 s of that floor after it.
     private static func sing(seconds: Double, rate: Double, pitch: @escaping (Double) -> Double) -> [Float] {
         var signal = TestSignals.noise(count: Int((0.4 + seconds) * rate), amplitude: 0.0003)
-        let sung = TestSignals.partials(vowel, seconds: seconds, rate: rate, phaseStep: 0.4) { pitch($0 + 0.2) }
+        let sung = TestSignals.partials(TestSignals.openVowel, seconds: seconds, rate: rate, phaseStep: 0.4) { pitch($0 + 0.2) }
         for (i, v) in sung.enumerated() { signal[Int(0.2 * rate) + i] += Float(0.05 * v) }
         return signal
     }

@@ -49,11 +49,7 @@ import Testing
             let t = Double(position - delay) / rate
             taps.append((position, 0.25 * noise[2 * r + 1] * Float(pow(10, -3 * t / 0.5))))
         }
-        var out = [Float](repeating: 0, count: backing.count)
-        for (position, gain) in taps where position < out.count {
-            for i in position..<out.count { out[i] += gain * backing[i - position] }
-        }
-        return out
+        return TestSignals.throughRoom(backing, taps: taps)
     }()
 
     static func rms(_ x: [Float]) -> Float { (x.reduce(0) { $0 + $1 * $1 } / Float(x.count)).squareRoot() }

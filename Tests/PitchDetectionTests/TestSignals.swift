@@ -61,4 +61,21 @@ enum TestSignals {
     }
 
     static func cents(_ a: Float, _ b: Double) -> Double { 1200 * log2(Double(a) / b) }
+
+    /// An open vowel's partials for `partials` (the 2nd harmonic strongest).
+    static let openVowel: [(number: Double, amplitude: Double)] = [(1, 0.6), (2, 1), (3, 0.5), (4, 0.3), (5, 0.15), (6, 0.1)]
+
+    /// `x` through a room given as taps (sample delay, gain), summed in their order: the direct
+    /// sound is a tap like any reflection.
+    static func throughRoom(_ x: [Float], taps: [(delay: Int, gain: Float)]) -> [Float] {
+        var out = [Float](repeating: 0, count: x.count)
+        out.withUnsafeMutableBufferPointer { out in
+            x.withUnsafeBufferPointer { x in
+                for (delay, gain) in taps where delay < x.count {
+                    for i in delay..<x.count { out[i] += gain * x[i - delay] }
+                }
+            }
+        }
+        return out
+    }
 }
