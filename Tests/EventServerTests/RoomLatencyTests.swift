@@ -144,6 +144,25 @@ struct RoomLatencyTests {
         #expect(try watcher.waitFor("state", timeout: 1.5) == nil)
     }
 
+    /// While playing, every periodic `state` reads the player now: a move smaller than the
+    /// stopped room's 5 ms news threshold still shows in the next one, so nothing is frozen at
+    /// the song's start. (Through PulseAudio, two readings a second apart can be equal when the
+    /// ticker and the sink's write cycle keep the same phase, so the end-to-end test cannot ask this.)
+    @Test func aPlayingRoomsPeriodicStateTakesAFreshReading() throws {
+        let player = MeasuredPlayer(outputLatency: 0.03)
+        let room = try TestRoomServer(roomPlayer: player)
+        defer { room.stop() }
+        let host = try room.client(role: "host", pin: TestRoomServer.pin)
+        try host.sendText(#"{"type":"play"}"#)
+        let first = try #require(try host.waitFor("state", timeout: 3) { $0["transport"] as? String == "playing" })
+        #expect(first["outputLatencyMs"] as? Double == 30)
+        player.setOutputLatency(0.0312)
+        let later = try #require(try host.waitFor("state", timeout: 3) { $0["outputLatencyMs"] as? Double != 30 },
+                                 "no periodic state carried the new reading")
+        #expect(later["outputLatencyMs"] as? Double == 31.2)
+        #expect(later["transport"] as? String == "playing")
+    }
+
     @Test func withoutAudioNothingIsMeasuredOrResolved() throws {
         let room = try TestRoomServer()
         defer { room.stop() }
