@@ -39,7 +39,8 @@ import TestSupport
             let lines = Mutex<[ClosedLine]>([])
         }
 
-        init() throws {
+        /// `followsTiming`: the run follows the slot's `timingCorrection`, as a calibrated phone seat's run does.
+        init(followsTiming: Bool = false) throws {
             let rate = PhoneMicSlot.sampleRate
             clock.setSampleRate(rate)
             clock.append(ClockCheckpoint(outputFrame: 0, mediaTime: 0, rate: 1))
@@ -65,21 +66,24 @@ import TestSupport
                 channel: slot.channel, clock: clock, backing: nil, pitchStride: 2,
                 output: .init(samples: { _, _ in }, lines: { _, lines in closed.lines.withLock { $0 += lines } }, jumped: { _ in }),
                 maximumLag: LiveMicrophone(phone: slot).maximumLag)
-            _ = worker.swap(LiveSingerRun(singer: 0, name: "Ann", part: 0, session: session, recorder: nil,
-                                          fromStart: true, startPosition: 0))
+            var run = LiveSingerRun(singer: 0, name: "Ann", part: 0, session: session, recorder: nil,
+                                    fromStart: true, startPosition: 0)
+            if followsTiming { run.timingCorrection = { [slot] in slot.timingCorrection } }
+            _ = worker.swap(run)
             worker.start()
         }
 
         deinit { worker.stop() }
 
-        /// The phone's audio (C4, the song's note) for media seconds `from..<to`, in 10 ms frames.
-        func send(from: Double, to: Double) throws {
-            var index = UInt64(from * Double(phoneRate))
-            let end = UInt64(to * Double(phoneRate))
+        /// The phone's audio (C4, the song's note, or `silent`) for media seconds `from..<to`, in 10 ms
+        /// frames; `pathMoved` seconds later in the phone's stream than it was sung (its capture path grew).
+        func send(from: Double, to: Double, pathMoved: Double = 0, silent: Bool = false) throws {
+            var index = UInt64((from + pathMoved) * Double(phoneRate))
+            let end = UInt64((to + pathMoved) * Double(phoneRate))
             while index < end {
                 let count = Int(min(240, end - index))
                 let samples = (0..<count).map { i in
-                    Int16(9_000 * sin(2 * Double.pi * 261.63 * Double(index + UInt64(i)) / Double(phoneRate)))
+                    silent ? 0 : Int16(9_000 * sin(2 * Double.pi * 261.63 * Double(index + UInt64(i)) / Double(phoneRate)))
                 }
                 try PhoneLineLossTests.deliver(PhoneAudioFrame.encode(seat: 0, sampleIndex: index, samples: samples), to: slot)
                 index += UInt64(count)

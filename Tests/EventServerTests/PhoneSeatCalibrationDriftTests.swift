@@ -49,6 +49,38 @@ struct PhoneSeatCalibrationDriftTests {
         #expect(needs(2, 0.2, at: 63))
     }
 
+    /// What a flagged seat's scoring adds to its calibrated delay: the move, held against the
+    /// readings' wobble; nothing unflagged, and nothing for a move too large to be the path.
+    @Test func aFlaggedSeatsScoringFollowsTheMoveWithinLimits() {
+        var drift = CalibrationDrift()
+        var count = 0
+        func round(_ lag: Double, at now: Double) -> Bool {
+            count += 1
+            return drift.update(calibration: 1, lag: (lag, count), now: now)
+        }
+        for t in stride(from: 0.0, through: 3, by: 0.5) { _ = round(0.15, at: t) }
+        #expect(drift.baseline == 0.15)
+        let moving = round(0.23, at: 10)
+        #expect(!moving && drift.correction(flagged: moving, current: 0) == 0, "not before the hold")
+        let flagged = round(0.23, at: 13)
+        #expect(flagged)
+        let followed = drift.correction(flagged: flagged, current: 0)
+        #expect(abs(followed - 0.08) < 1e-9)
+        // A reading 3 ms off does not move it; 10 ms off does. (Each round before its verdict: the
+        // struct is read before a call's arguments are evaluated.)
+        let wobble = round(0.233, at: 13.5)
+        #expect(drift.correction(flagged: wobble, current: followed) == followed)
+        let onward = round(0.24, at: 14)
+        #expect(abs(drift.correction(flagged: onward, current: followed) - 0.09) < 1e-9)
+        // Half a second off is no path a phone grows by during a song: the seat stays flagged, unfollowed.
+        _ = round(0.65, at: 20)
+        let far = round(0.65, at: 23.5)
+        #expect(far && drift.correction(flagged: far, current: 0.09) == 0)
+        // Back within 20 ms: no longer flagged, nothing added.
+        let back = round(0.16, at: 30)
+        #expect(!back && drift.correction(flagged: back, current: 0.09) == 0)
+    }
+
     /// A room whose phone seats are scored by a live session (as `serve` wires them).
     private final class LivePhoneRoom {
         let server: EventServer
@@ -168,6 +200,8 @@ struct PhoneSeatCalibrationDriftTests {
         try phone.stream(seconds: 4)
         #expect(slotMic.needsCalibration)
         #expect(calibrations.calls.isEmpty, "no calibration during a playing song")
+        // Meanwhile its scoring follows the move (`PhoneTimingFollowTests`).
+        #expect(abs(slotMic.timingCorrection - 0.08) < 1e-9, "\(slotMic.timingCorrection)")
 
         // The song ends: the room re-calibrates the phone in the pause, and the next song waits.
         let ended = Date()
@@ -184,6 +218,7 @@ struct PhoneSeatCalibrationDriftTests {
         let result = try #require(try phone.stream(seconds: 5) { $0["type"] as? String == "phoneMicCalibrated" })
         #expect(result["delayMs"] as? Double == 123.4 && result["error"] == nil, "\(result)")
         #expect(!slotMic.needsCalibration && slotMic.calibration == 2)
+        #expect(slotMic.timingCorrection == 0, "the new calibration holds the move")
         var refused: [String: Any]?
         var started = false
         let deadline = Date().addingTimeInterval(5)

@@ -476,8 +476,9 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     # Issue 17: the phone scores within 5 % of the same audio through a PulseAudio mic, >= 8000.
     assert ann >= 8000 and pulse >= 8000, (ann, pulse)
     # Unless the box stalled mid-song and moved Ann's capture path: the room sees the backing
-    # arrive that much later in her stream, flags the seat and calibrates it again after the song
-    # (docs/phone-mics.md); that song is scored on the old delay.
+    # arrive that much later in her stream, flags the seat once the move has held 3 s, follows it
+    # in the scoring from then on and calibrates again after the song (docs/phone-mics.md); the
+    # lines between the move and the flag are scored on the old delay.
     moved = re.search(r"phone singer Ann: the music arrives ([+-][0-9.]+) ms off where it did after its calibration", log)
     if moved and abs(float(moved[1])) >= 40 and abs(ann - pulse) > 0.05 * pulse:
         assert re.search(r"automatic re-calibration of singer \d+'s phone: mic delay", log), log
@@ -500,6 +501,59 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     if bob > 300 and load > 4:
         pytest.xfail(f"silent phone scored {bob:.0f} > 300 at load average {load:.1f} (docs/phone-mics.md)")
     assert bob <= 300, bob
+
+
+def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now_is(room_audio, singing_song, tmp_path):
+    """Ann's phone is calibrated; 25 s into the song its capture path grows by 120 ms (the page's
+    measurement aid shifts its stamps, as a browser's buffering or a stall of the box did in a
+    fresh-clone run: +79.6 ms, Ann 9136 against 10000). The room hears the backing arrive that
+    much later in her stream, follows the move in her scoring once it has held 3 s, and calibrates
+    her again after the song: she still scores like the PulseAudio mic hearing the same air."""
+    moved_ms = 120
+    server = room_server(singing_song, tmp_path, ["--mic", "room_left", "--singer", "Pulse"])
+    ann_page = chromium("room_left")
+    try:
+        start_phone(ann_page, server, "Ann")
+        host = Host(server)
+        host.read_in_background()
+        state = wait_for_state(host, lambda st: any(s.get("source") == "phone" for s in st["singers"]), 30)
+        assert state, host.state()
+        ann_seat = next(s["singer"] for s in state["singers"] if s.get("source") == "phone")
+        pulse_delay = calibrate_pulse(host, 0)
+        ann_delay = calibrate_phone(ann_page)
+        host.send({"type": "play"})
+        assert wait_for_state(host, lambda st: st["transport"] == "playing" and st["position"] >= 25, 60), host.state()
+        ann_page.execute_script(f"window.phoneMic.delay.delayTime.value = {moved_ms / 1000}")
+        finals = sing_song(server, host, already_playing=True)
+        followed = [s for e in host.events if e.get("type") == "state" for s in e["singers"]
+                    if s["singer"] == ann_seat and s.get("needsCalibration")]
+        # The page stops its microphone after the room's re-calibration of her flagged seat.
+        wait(ann_page, lambda d: d.execute_script("return window.phoneMic.stream === null"), timeout=45)
+        host.close()
+    finally:
+        ann_page.quit()
+        server.stop()
+        log = "".join(line for line in server.output().splitlines(True) if "phone" in line or "calibrat" in line)
+        print("server log:", log)
+    pulse, ann = finals[0]["score"], finals[ann_seat]["score"]
+    shown = [s.get("effectiveMicDelayMs") for s in followed]
+    print(f"delays: pulse {pulse_delay:.1f} ms, Ann {ann_delay:.1f} ms, shown while flagged {shown[:3]}; "
+          f"totals: pulse {pulse:.0f}, Ann {ann:.0f}; load average {os.getloadavg()[0]:.1f}")
+    flagged = re.search(r"phone singer Ann: the music arrives ([+-][0-9.]+) ms off where it did after its calibration"
+                        r".*its scoring follows the move", log)
+    assert flagged, log
+    # The move the page made, as the music in her stream measures it (the box's own wobble aside).
+    assert abs(float(flagged[1]) - moved_ms) <= 30, flagged[0]
+    # The state shows the delay in effect while it is followed.
+    assert followed and abs(shown[0] - ann_delay - float(flagged[1])) <= 25, (ann_delay, shown)
+    # A stall of the box can move the path further during the song (one run: +119.4 ms, then
+    # +198.2 ms after a network hiccup): followed too, and the re-calibration finds the last move.
+    moves = [float(flagged[1])] + [float(m) for m in re.findall(r"phone singer Ann: its timing moved on \(([+-][0-9.]+) ms\); its scoring follows", log)]
+    recalibrated = re.search(r"automatic re-calibration of singer \d+'s phone: mic delay ([0-9.]+) ms", log)
+    assert recalibrated and abs(float(recalibrated[1]) - ann_delay - moves[-1]) <= 40, (ann_delay, moves, log)
+    # Issue 17's bound, kept through the move: within 5 % of the PulseAudio mic.
+    assert pulse >= 8000, pulse
+    assert abs(ann - pulse) <= 0.05 * pulse, (ann, pulse)
 
 
 def test_a_phone_dropping_off_mid_song_is_marked_lost_and_one_joining_mid_song_is_scored(room_audio, singing_song, tmp_path):

@@ -184,7 +184,9 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         let microphone = microphones[singer]
         if let phone = microphone.phone {
             guard phone.isSeated else { return nil }
-            return MicrophoneReport(inputLatency: nil, micDelay: micDelay(singer: singer, seat: seat),
+            var delay = micDelay(singer: singer, seat: seat)
+            if Self.timingCorrection(of: microphone, delay: delay) != nil { delay.seconds += phone.timingCorrection }
+            return MicrophoneReport(inputLatency: nil, micDelay: delay,
                                     phoneStatus: phone.status(now: HostClock.now()), needsCalibration: phone.needsCalibration)
         }
         return MicrophoneReport(inputLatency: microphone.inputLatency(), micDelay: micDelay(singer: singer, seat: seat))
@@ -233,9 +235,10 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         for (singer, worker) in workers.enumerated() where (only == nil || only == singer) && microphones[singer].isSeated {
             let seat = settings.singers.first { $0.singer == singer }
             let part = min(max(seat?.part ?? singer, 0), song.parts.count - 1)
+            let delay = micDelay(singer: singer, seat: seat)
             let configuration = ScoringConfiguration(
                 difficulty: Self.difficulty(of: seat, room: settings),
-                keyShift: settings.key, tempo: settings.tempo, micDelay: micDelay(singer: singer, seat: seat).seconds)
+                keyShift: settings.key, tempo: settings.tempo, micDelay: delay.seconds)
             if microphones[singer].phone != nil { phoneShifts.values.withLock { $0[singer] = configuration.micDelay } }
             guard var reference = try? ReferencePart(song: song, partIndex: part, keyShift: settings.key) else { continue }
             let fromStart = position <= (reference.lines.first?.start ?? 0)
@@ -247,9 +250,18 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
                     songId: entry.id, songTitle: song.metadata.title, singer: name, part: part,
                     configuration: configuration, basis: reference.basis))
             }
-            _ = worker.swap(LiveSingerRun(songId: entry.id, singer: singer, name: name, part: part, session: session,
-                                          recorder: recorder, fromStart: fromStart, startPosition: position))
+            var run = LiveSingerRun(songId: entry.id, singer: singer, name: name, part: part, session: session,
+                                    recorder: recorder, fromStart: fromStart, startPosition: position)
+            run.timingCorrection = Self.timingCorrection(of: microphones[singer], delay: delay)
+            _ = worker.swap(run)
         }
+    }
+
+    /// A phone seat scored on its calibration follows its timing's later moves during the song
+    /// (`PhoneMicSlot.timingCorrection`); any other delay stays as it was set.
+    static func timingCorrection(of microphone: LiveMicrophone, delay: EffectiveMicDelay) -> (@Sendable () -> Double)? {
+        guard let phone = microphone.phone, delay.source == .calibrated else { return nil }
+        return { phone.timingCorrection }
     }
 
     /// The seat's own difficulty, else the room's.

@@ -24,4 +24,17 @@ struct LiveSingerRun: Sendable {
     /// Clock reading (media, wall) at the worker's last step, to notice jumps.
     var lastSeen: Double?
     var lastSeenWall = 0.0
+    /// A calibrated phone seat's move since its calibration (`PhoneMicSlot.timingCorrection`),
+    /// added to the run's mic delay while the song plays; nil for a PulseAudio mic, or a delay
+    /// that did not come from calibration (a host's setting is the host's to change).
+    var timingCorrection: (@Sendable () -> Double)?
+    /// The part of the session's mic delay that came from `timingCorrection`.
+    var appliedTimingCorrection = 0.0
+
+    /// Moves the session's mic delay with the seat's timing, when it moved.
+    mutating func followTiming() {
+        guard let correction = timingCorrection?(), correction != appliedTimingCorrection else { return }
+        session.setMicDelay(session.configuration.micDelay - appliedTimingCorrection + correction)
+        appliedTimingCorrection = correction
+    }
 }

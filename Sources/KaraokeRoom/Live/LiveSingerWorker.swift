@@ -111,6 +111,7 @@ final class LiveSingerWorker: @unchecked Sendable {
             // still reads the old position, and its samples belong to no run.
             if !r.armed, let now, abs(now - r.startPosition) < 1 { r.armed = true }
             guard r.armed else { return .idle }
+            r.followTiming()
             guard let now else {
                 r.session.feed(contentsOf: samples)
                 return .progress(r, [])

@@ -7,6 +7,8 @@
 /// the first lag that holds steady (within `steadiness` for `settle` seconds of readings) is the
 /// baseline; a lag more than `threshold` away from it for `hold` seconds flags the seat
 /// `needsCalibration`. A phone that hears no backing gives no readings and is never flagged.
+/// Until it calibrates again, a flagged seat's scoring follows the move (`correction`): the
+/// song being sung is not judged on a path that no longer holds.
 ///
 /// (The clock-sync offset was the first trigger: it follows the page's audio context, and the
 /// audio moves with it, so it flagged phones whose calibration still held.)
@@ -15,6 +17,9 @@ struct CalibrationDrift: Sendable {
     static let hold = 3.0
     static let settle = 3.0
     static let steadiness = 0.005
+    /// A larger move is not followed (the seat stays flagged): the alignment may have locked onto
+    /// a repeat of the music, a beat away, rather than a path that changed.
+    static let followLimit = 0.25
 
     /// The lag after the current calibration (seconds); nil until it has settled.
     private(set) var baseline: Double?
@@ -52,6 +57,14 @@ struct CalibrationDrift: Sendable {
             awaySince = nil
         }
         return isAway(now: now)
+    }
+
+    /// What the seat's runs should add to the calibrated delay, given what they add now: the move
+    /// while flagged and within `followLimit` (re-read only when it shifts by `steadiness`, so
+    /// the readings' wobble does not move the scoring), else 0.
+    func correction(flagged: Bool, current: Double) -> Double {
+        guard flagged, let moved, abs(moved) <= Self.followLimit else { return 0 }
+        return abs(moved - current) >= Self.steadiness ? moved : current
     }
 
     private func isAway(now: Double) -> Bool {

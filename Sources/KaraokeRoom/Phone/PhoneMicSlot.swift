@@ -48,6 +48,9 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     /// moved away since the last (`CalibrationDrift`, set by `PhoneSeats`).
     private let calibrationCount = Atomic<Int>(0)
     private let needsCalibrationFlag = Atomic<Bool>(false)
+    /// How far the seat's timing has moved since its calibration while it is flagged (seconds,
+    /// as bits; 0 otherwise): its runs add it to the calibrated delay until it calibrates again.
+    private let timingCorrectionBits = Atomic<UInt64>(0.0.bitPattern)
     /// The newest `LivePitchTracker.backingLag` of this seat's stream (NaN: none yet), and how
     /// many have come: the timing the music itself measures in the phone's audio.
     private let backingLagBits = Atomic<UInt64>(Double.nan.bitPattern)
@@ -101,6 +104,7 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
             offsetBits.store(Double.nan.bitPattern, ordering: .releasing)
             calibrationCount.store(0, ordering: .releasing)
             needsCalibrationFlag.store(false, ordering: .releasing)
+            setTimingCorrection(0)
         }
     }
 
@@ -108,6 +112,7 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     func markCalibrated() {
         calibrationCount.add(1, ordering: .acquiringAndReleasing)
         needsCalibrationFlag.store(false, ordering: .releasing)
+        setTimingCorrection(0)
     }
     /// Which calibration the seat's delay comes from (1, 2, …); nil when it was not calibrated while seated.
     public var calibration: Int? {
@@ -129,6 +134,9 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     }
     public var needsCalibration: Bool { needsCalibrationFlag.load(ordering: .acquiring) }
     func setNeedsCalibration(_ needed: Bool) { needsCalibrationFlag.store(needed, ordering: .releasing) }
+    /// The move the seat's runs follow until it calibrates again (seconds; 0: none). Set by `PhoneSeats`.
+    public var timingCorrection: Double { Double(bitPattern: timingCorrectionBits.load(ordering: .acquiring)) }
+    func setTimingCorrection(_ seconds: Double) { timingCorrectionBits.store(seconds.bitPattern, ordering: .releasing) }
 
     /// The page's clock-sync result: host seconds = phone audio seconds + `offset`.
     public func setClockOffset(_ offset: Double) {

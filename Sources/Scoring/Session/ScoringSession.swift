@@ -9,7 +9,7 @@ import SongModel
 /// A value type: the live room keeps it inside its scoring actor; it never runs on the audio thread.
 public struct ScoringSession: Sendable {
     public let reference: ReferencePart
-    public let configuration: ScoringConfiguration
+    public private(set) var configuration: ScoringConfiguration
     private let judge: BeatJudge
     private let pointsPerWeightedBeat: Double
     private let judgedLineCount: Int
@@ -37,6 +37,13 @@ public struct ScoringSession: Sendable {
     }
 
     public var isFinished: Bool { nextLineIndex >= reference.lines.count }
+
+    /// The microphone's path moved during the run (a phone whose capture buffering grew, as the
+    /// backing heard in its own stream shows): samples fed from now on are placed with `seconds`,
+    /// and lines close that much later; lines already closed keep their judgement.
+    public mutating func setMicDelay(_ seconds: Double) {
+        configuration.micDelay = seconds
+    }
 
     /// Results so far (lines closed up to now).
     public var result: PerformanceResult {
