@@ -1,4 +1,5 @@
 @testable import AudioEngine
+import EventServer
 import Foundation
 @testable import KaraokeRoom
 import Testing
@@ -38,5 +39,39 @@ import TestSupport
         #expect(followed[1] >= 0.97 * followed[0], "the moved line scores as the first: \(followed)")
         #expect(stale[1] < 0.85 * stale[0], "on the stale calibration the moved line loses its note's start: \(stale)")
         #expect(notFollowing[1] == stale[1], "\(notFollowing) vs \(stale)")
+    }
+
+    /// What the room's `state` shows for such a seat: the delay in effect (calibration + move)
+    /// and the move, only while the seat is scored on its own calibration.
+    @Test func theStateShowsTheDelayInEffectAndTheMoveFollowed() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/karaoke-follow-calibration-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var saved = CalibrationStore()
+        saved.inputs[PhoneSeats.calibrationKey(name: "Ann")] = InputCalibration(delaySeconds: 0.15, clicks: 10, spreadSeconds: 0.004)
+        try saved.save(path: path)
+        var options = LiveRoomSession.Options()
+        options.calibrationPath = path
+        let slot = PhoneMicSlot(slot: 0)
+        slot.setSeated(true)
+        let live = LiveRoomSession(microphones: [LiveMicrophone(phone: slot)], clock: PlaybackClock(),
+                                   sink: PulseAudioTests.LiveRoomSessionCalibrationTests.NullSink(), store: nil, options: options)
+        defer { live.close() }
+        let ann = SingerPayload(singer: 0, name: "Ann", part: 0, micDelayMs: 0)
+        func shown(_ seat: SingerPayload) throws -> SingerPayload {
+            seat.reporting(try #require(live.microphone(singer: 0, seat: seat)))
+        }
+        #expect(try shown(ann).effectiveMicDelayMs == 150 && shown(ann).micDelayMovedMs == nil)
+        slot.setTimingCorrection(0.08)
+        let moved = try shown(ann)
+        #expect(moved.effectiveMicDelayMs == 230 && moved.micDelayMovedMs == 80 && moved.micDelaySource == .calibrated)
+        // A host's setting is not moved; nor a seat on the default delay (Bob was never calibrated).
+        var set = ann
+        set.micDelayMs = 200
+        #expect(try shown(set).effectiveMicDelayMs == 200 && shown(set).micDelayMovedMs == nil)
+        let bob = SingerPayload(singer: 0, name: "Bob", part: 0, micDelayMs: 0)
+        #expect(try shown(bob).micDelaySource == .default && shown(bob).micDelayMovedMs == nil)
+        // The next calibration holds the move itself.
+        slot.markCalibrated()
+        #expect(try shown(ann).effectiveMicDelayMs == 150 && shown(ann).micDelayMovedMs == nil)
     }
 }

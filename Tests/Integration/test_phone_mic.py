@@ -524,6 +524,10 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
         host.send({"type": "play"})
         assert wait_for_state(host, lambda st: st["transport"] == "playing" and st["position"] >= 25, 60), host.state()
         ann_page.execute_script(f"window.phoneMic.delay.delayTime.value = {moved_ms / 1000}")
+        # Once the room follows the move, her page says so beside her delay.
+        shown_on_phone = wait(ann_page, lambda d: "moved since" in d.find_element("id", "phone-mic-delay").text and
+                              d.find_element("id", "phone-mic-delay").text, timeout=30)
+        screenshot(ann_page, "phone-mic-timing-followed-520x844")
         finals = sing_song(server, host, already_playing=True)
         followed = [s for e in host.events if e.get("type") == "state" for s in e["singers"]
                     if s["singer"] == ann_seat and s.get("needsCalibration")]
@@ -537,6 +541,7 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
         print("server log:", log)
     pulse, ann = finals[0]["score"], finals[ann_seat]["score"]
     shown = [s.get("effectiveMicDelayMs") for s in followed]
+    print(f"phone page: {shown_on_phone!r}")
     print(f"delays: pulse {pulse_delay:.1f} ms, Ann {ann_delay:.1f} ms, shown while flagged {shown[:3]}; "
           f"totals: pulse {pulse:.0f}, Ann {ann:.0f}; load average {os.getloadavg()[0]:.1f}")
     flagged = re.search(r"phone singer Ann: the music arrives ([+-][0-9.]+) ms off where it did after its calibration"

@@ -388,6 +388,35 @@ def test_lead_in_counts_down_before_a_line_after_a_gap(server, browser):
     assert "active" not in driver.find_element(By.CSS_SELECTOR, "#lyrics .line.current").get_attribute("class")
 
 
+@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
+def test_two_singers_verdicts_stand_side_by_side_under_their_names(server, browser, size):
+    """Two singers' lines end together: each verdict in its own place, named, none on top of the
+    other (they were drawn at the same spot: "Perfect!" over "Great!" could not be read)."""
+    driver = browser(*size)
+    open_live(driver, server.url("/"))
+    driver.execute_script("""const k = window.karaoke;
+        k.receive({type: 'total', v: 1, singer: 0, name: 'Pulse', score: 2951, final: false});
+        k.receive({type: 'total', v: 1, singer: 1, name: 'Ann', score: 2851, final: false});
+        k.receive({type: 'lineScore', v: 1, singer: 1, part: 0, line: 0, score: 900, maxScore: 1000, rating: 'great'});
+        k.receive({type: 'lineScore', v: 1, singer: 0, part: 0, line: 0, score: 1000, maxScore: 1000, rating: 'perfect'});""")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#popups .popup")) == 2, timeout=2)
+    time.sleep(0.4)  # the pop-in animation's scale settles
+    screenshot(driver, f"screens-sing-two-verdicts-{size[0]}x{size[1]}")
+    popups = driver.find_elements(By.CSS_SELECTOR, "#popups .popup")
+    texts = [p.text.replace("\n", " ") for p in popups]
+    assert texts == ["Pulse Perfect!", "Ann Great!"], texts  # in singer order, each under its name
+    a, b = (p.rect for p in popups)
+    assert a["x"] + a["width"] <= b["x"], (a, b)
+    width = driver.execute_script("return window.innerWidth")
+    assert 0 <= a["x"] and b["x"] + b["width"] <= width, (a, b, width)
+    # A singer's next verdict takes the same place.
+    driver.execute_script("""window.karaoke.receive({type: 'lineScore', v: 1, singer: 1, part: 0, line: 1, score: 500,
+        maxScore: 1000, rating: 'good'})""")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#popups .popup")) == 3, timeout=2)
+    slots = driver.execute_script("return [...document.querySelectorAll('#popups .popup-slot')].map(s => s.children.length)")
+    assert slots == [1, 2], slots
+
+
 def test_freestyle_line_gets_no_verdict_and_hits_fill_the_bars(server, browser):
     driver = browser(1366, 768)
     open_live(driver, server.url("/"))

@@ -312,7 +312,9 @@ function followState(state) {
   const seat = me || (state.singers || []).find((s) => s.source === 'phone' && s.singer === mic.singerIndex);
   if (seat) {
     if (seat.effectiveMicDelayMs != null) {
-      delayText.textContent = `delay ${Math.round(seat.effectiveMicDelayMs)} ms${seat.micDelaySource === 'calibrated' ? ' (calibrated)' : ''}`;
+      const moved = seat.micDelayMovedMs != null
+        ? `, ${seat.micDelayMovedMs > 0 ? '+' : ''}${Math.round(seat.micDelayMovedMs)} ms moved since` : '';
+      delayText.textContent = `delay ${Math.round(seat.effectiveMicDelayMs)} ms${seat.micDelaySource === 'calibrated' ? ` (calibrated${moved})` : ''}`;
     }
     // `seat.needsCalibration` (the music arrives > 20 ms off where it did after calibrating) is
     // not shown as a prompt: the room re-calibrates the phone by itself after the song

@@ -157,7 +157,9 @@ export function showMicFigures(state) {
     if (singer.inputLatencyMs != null) figures.push(span(`Mic ${ms(singer.inputLatencyMs)}`));
     if (singer.effectiveMicDelayMs != null) {
       const delay = span(`Mic delay ${ms(singer.effectiveMicDelayMs)} `);
-      const origin = micDelayOrigins[singer.micDelaySource] || singer.micDelaySource;
+      let origin = micDelayOrigins[singer.micDelaySource] || singer.micDelaySource;
+      // A phone whose timing moved since its calibration: the room follows the move until it re-calibrates.
+      if (singer.micDelayMovedMs != null) origin += `, ${singer.micDelayMovedMs > 0 ? '+' : ''}${ms(singer.micDelayMovedMs)} moved since`;
       delay.append(span(`(${origin})`, `origin origin-${singer.micDelaySource}`));
       figures.push(delay);
     } else if (figures.length) {

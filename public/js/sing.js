@@ -90,9 +90,33 @@ function popup(score) {
   const element = document.createElement('div');
   element.className = `popup rating-${score.rating}`;
   element.style.setProperty('--colour', SINGER_COLOURS[score.singer % SINGER_COLOURS.length]);
-  element.textContent = score.rating.charAt(0).toUpperCase() + score.rating.slice(1) + '!';
-  $('popups').append(element);
+  const slots = $('popups');
+  const slot = popupSlot(slots, score.singer);
+  // Several singers: each verdict in its own place, under the name its total carries.
+  if (slots.children.length > 1 || totals.size > 1 || (connection.state?.singers?.length || 0) > 1) {
+    const name = document.createElement('small');
+    name.textContent = totals.get(score.singer)?.name
+      || connection.state?.singers?.find((s) => s.singer === score.singer)?.name || `Singer ${score.singer + 1}`;
+    element.append(name);
+  }
+  element.append(score.rating.charAt(0).toUpperCase() + score.rating.slice(1) + '!');
+  slot.append(element);
   setTimeout(() => element.remove(), 1800);
+}
+
+// One place per singer across the lane, kept for the song (in singer order), so two singers'
+// verdicts at the same moment stand side by side instead of on top of each other.
+function popupSlot(slots, singer) {
+  let slot = [...slots.children].find((child) => Number(child.dataset.singer) === singer);
+  if (!slot) {
+    slot = document.createElement('div');
+    slot.className = 'popup-slot';
+    slot.dataset.singer = String(singer);
+    const after = [...slots.children].find((child) => Number(child.dataset.singer) > singer);
+    slots.insertBefore(slot, after || null);
+    slots.style.setProperty('--slots', String(slots.children.length));
+  }
+  return slot;
 }
 
 connection

@@ -69,6 +69,9 @@ public struct SingerPayload: Codable, Sendable, Equatable {
     /// its stream over 20 ms off where it did, for 3 s): the room calibrates it again once no
     /// song plays. Nil for other seats.
     public var needsCalibration: Bool?
+    /// While such a seat is scored on a move the room follows (docs/phone-mics.md): how far, ms,
+    /// already part of `effectiveMicDelayMs`. Absent otherwise.
+    public var micDelayMovedMs: Double?
 
     public init(singer: Int, name: String, part: Int, micDelayMs: Double, monitor: Bool? = nil, monitorWaiting: Bool? = nil,
                 inputLatencyMs: Double? = nil, effectiveMicDelayMs: Double? = nil, micDelaySource: MicDelaySource? = nil) {

@@ -185,9 +185,10 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         if let phone = microphone.phone {
             guard phone.isSeated else { return nil }
             var delay = micDelay(singer: singer, seat: seat)
-            if Self.timingCorrection(of: microphone, delay: delay) != nil { delay.seconds += phone.timingCorrection }
-            return MicrophoneReport(inputLatency: nil, micDelay: delay,
-                                    phoneStatus: phone.status(now: HostClock.now()), needsCalibration: phone.needsCalibration)
+            let moved = Self.timingCorrection(of: microphone, delay: delay).map { $0() }.flatMap { $0 != 0 ? $0 : nil }
+            delay.seconds += moved ?? 0
+            return MicrophoneReport(inputLatency: nil, micDelay: delay, phoneStatus: phone.status(now: HostClock.now()),
+                                    needsCalibration: phone.needsCalibration, followedMove: moved)
         }
         return MicrophoneReport(inputLatency: microphone.inputLatency(), micDelay: micDelay(singer: singer, seat: seat))
     }

@@ -9,12 +9,16 @@ public struct MicrophoneReport: Sendable, Equatable {
     public var phoneStatus: String?
     /// A phone seat whose timing moved since its calibration (`CalibrationDrift`); nil for other microphones.
     public var needsCalibration: Bool?
+    /// The part of `micDelay` that follows such a seat's move (seconds); nil when none does.
+    public var followedMove: Double?
 
-    public init(inputLatency: Double?, micDelay: EffectiveMicDelay, phoneStatus: String? = nil, needsCalibration: Bool? = nil) {
+    public init(inputLatency: Double?, micDelay: EffectiveMicDelay, phoneStatus: String? = nil, needsCalibration: Bool? = nil,
+                followedMove: Double? = nil) {
         self.inputLatency = inputLatency
         self.micDelay = micDelay
         self.phoneStatus = phoneStatus
         self.needsCalibration = needsCalibration
+        self.followedMove = followedMove
     }
 }
 
@@ -27,6 +31,7 @@ extension SingerPayload {
         singer.micDelaySource = report?.micDelay.source
         if let status = report?.phoneStatus { singer.phoneStatus = status }
         singer.needsCalibration = report?.needsCalibration
+        singer.micDelayMovedMs = report?.followedMove?.stateMilliseconds
         return singer
     }
 }
