@@ -103,6 +103,14 @@ def test_remote_shows_the_latencies_and_where_each_mic_delay_comes_from(audio_se
     set_mic_delay(remote, 1, "")
     wait(remote, lambda d: (figures(d, 1) or ())[2:] == (140, "default — calibrate"))
 
+    # A phone seat whose timing moved since its calibration, followed by the room (the server's
+    # side: PhoneTimingFollowTests, test_phone_mic capture_path_grows): the row says by how much.
+    line = remote.execute_script("""const k = window.karaoke, state = structuredClone(k.state);
+        Object.assign(state.singers[1], {micDelaySource: 'calibrated', effectiveMicDelayMs: 264.4, micDelayMovedMs: 115.7});
+        k.receive({type: 'state', v: 1, ...state});
+        return document.getElementById('mic-figures-1').textContent""")
+    assert "Mic delay 264 ms (calibrated, +116 ms moved since)" in line, line
+
 
 def test_calibrating_from_the_remote_reports_failure_then_shows_the_calibrated_delay(audio_server, browser):
     remote = phone(browser)

@@ -185,10 +185,10 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
         if let phone = microphone.phone {
             guard phone.isSeated else { return nil }
             var delay = micDelay(singer: singer, seat: seat)
-            let moved = Self.timingCorrection(of: microphone, delay: delay).map { $0() }.flatMap { $0 != 0 ? $0 : nil }
-            delay.seconds += moved ?? 0
+            let moved = Self.timingCorrection(of: microphone, delay: delay)?() ?? 0
+            delay.seconds += moved
             return MicrophoneReport(inputLatency: nil, micDelay: delay, phoneStatus: phone.status(now: HostClock.now()),
-                                    needsCalibration: phone.needsCalibration, followedMove: moved)
+                                    needsCalibration: phone.needsCalibration, followedMove: moved == 0 ? nil : moved)
         }
         return MicrophoneReport(inputLatency: microphone.inputLatency(), micDelay: micDelay(singer: singer, seat: seat))
     }
