@@ -415,6 +415,12 @@ def test_two_singers_verdicts_stand_side_by_side_under_their_names(server, brows
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#popups .popup")) == 3, timeout=2)
     slots = driver.execute_script("return [...document.querySelectorAll('#popups .popup-slot')].map(s => s.children.length)")
     assert slots == [1, 2], slots
+    # The next song's singers get their places afresh: a lone verdict is centred again.
+    driver.execute_script("""const k = window.karaoke;
+        k.receive({type: 'song', v: 1, song: k.song});
+        k.receive({type: 'lineScore', v: 1, singer: 1, part: 0, line: 0, score: 900, maxScore: 1000, rating: 'great'});""")
+    slots = driver.execute_script("return [...document.querySelectorAll('#popups .popup-slot')].map(s => s.dataset.singer)")
+    assert slots == ["1"], slots
 
 
 def test_freestyle_line_gets_no_verdict_and_hits_fill_the_bars(server, browser):

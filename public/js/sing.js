@@ -34,6 +34,9 @@ function showSong() {
   lane.clearTrails();
   totals.clear();
   renderScores();
+  // A new song starts the verdicts' places afresh (its singers may be others).
+  $('popups').replaceChildren();
+  $('popups').style.removeProperty('--slots');
 }
 
 function isDuet(song) { return !!song && song.parts.length > 1 && !params.has('part'); }
