@@ -547,13 +547,18 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     flagged = re.search(r"phone singer Ann: the music arrives ([+-][0-9.]+) ms off where it did after its calibration"
                         r".*its scoring follows the move", log)
     assert flagged, log
-    # The move the page made, as the music in her stream measures it (the box's own wobble aside).
-    assert abs(float(flagged[1]) - moved_ms) <= 30, flagged[0]
     # The state shows the delay in effect while it is followed.
     assert followed and abs(shown[0] - ann_delay - float(flagged[1])) <= 25, (ann_delay, shown)
-    # A stall of the box can move the path further during the song (one run: +119.4 ms, then
-    # +198.2 ms after a network hiccup): followed too, and the re-calibration finds the last move.
-    moves = [float(flagged[1])] + [float(m) for m in re.findall(r"phone singer Ann: its timing moved on \(([+-][0-9.]+) ms\); its scoring follows", log)]
+    # Every move the room followed, in order. The box moves her path by itself too: once by
+    # -20.6 ms before the page's step (then +99.4 ms), and by another 70-100 ms when her stream
+    # stalled about 67 s in (+119.4 then +198.2 ms); the page's 120 ms is one step between two of them.
+    # (Read from every line that states where her timing is: flagged, moved on, back.)
+    moves = [float(next(v for v in found if v)) for found in re.findall(
+        r"phone singer Ann: (?:the music arrives ([+-][0-9.]+) ms off where|its timing moved on \(([+-][0-9.]+) ms\)"
+        r"|timing back within 20 ms of its calibration \(([+-][0-9.]+) ms\))", log)]
+    steps = [b - a for a, b in zip([0.0] + moves, moves)]
+    assert any(abs(step - moved_ms) <= 30 for step in steps), (moves, log)
+    # The re-calibration after the song finds the last move.
     recalibrated = re.search(r"automatic re-calibration of singer \d+'s phone: mic delay ([0-9.]+) ms", log)
     assert recalibrated and abs(float(recalibrated[1]) - ann_delay - moves[-1]) <= 40, (ann_delay, moves, log)
     # Issue 17's bound, kept through the move: within 5 % of the PulseAudio mic.
