@@ -68,7 +68,11 @@ import TestSupport
                 maximumLag: LiveMicrophone(phone: slot).maximumLag)
             var run = LiveSingerRun(singer: 0, name: "Ann", part: 0, session: session, recorder: nil,
                                     fromStart: true, startPosition: 0)
-            if followsTiming { run.timingCorrection = { [slot] in slot.timingCorrection } }
+            // As `LiveRoomSession` wires a phone seat scored on its own calibration.
+            if followsTiming {
+                run.timingCorrection = LiveRoomSession.timingCorrection(of: LiveMicrophone(phone: slot),
+                                                                        delay: EffectiveMicDelay(seconds: 0, source: .calibrated))
+            }
             _ = worker.swap(run)
             worker.start()
         }

@@ -388,7 +388,7 @@ def test_lead_in_counts_down_before_a_line_after_a_gap(server, browser):
     assert "active" not in driver.find_element(By.CSS_SELECTOR, "#lyrics .line.current").get_attribute("class")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
+@pytest.mark.parametrize("size", [(390, 844), (1366, 768), (1920, 1080)])
 def test_two_singers_verdicts_stand_side_by_side_under_their_names(server, browser, size):
     """Two singers' lines end together: each verdict in its own place, named, none on top of the
     other (they were drawn at the same spot: "Perfect!" over "Great!" could not be read)."""

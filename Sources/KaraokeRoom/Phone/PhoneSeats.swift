@@ -277,18 +277,18 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
                 room.logPhone("phone singer \(holder.name): the music arrives \(String(format: "%.1f", baseline * 1000)) ms late in its stream since its calibration (its timing is watched from there)")
             }
             phone.setNeedsCalibration(needs)
+            let moved = String(format: "%+.1f", (holders[slot]!.drift.moved ?? 0) * 1000)
             let following = phone.timingCorrection
             let follow = holders[slot]!.drift.correction(flagged: needs, current: following)
             if follow != following {
                 phone.setTimingCorrection(follow)
                 if needs, holder.needsCalibration, follow == 0 || abs(follow - following) >= CalibrationDrift.threshold {
-                    room.logPhone("phone singer \(holder.name): its timing moved on (\(String(format: "%+.1f", (holders[slot]!.drift.moved ?? 0) * 1000)) ms); "
+                    room.logPhone("phone singer \(holder.name): its timing moved on (\(moved) ms); "
                         + (follow != 0 ? "its scoring follows" : "too far to follow: scored on its calibration"))
                 }
             }
             if needs != holder.needsCalibration {
                 holders[slot]?.needsCalibration = needs
-                let moved = String(format: "%+.1f", (holders[slot]!.drift.moved ?? 0) * 1000)
                 if needs {
                     let scoring = follow != 0 ? "its scoring follows the move until then"
                         : "too far to follow during a song (over \(Int(CalibrationDrift.followLimit * 1000)) ms): scored on its calibration until then"
