@@ -24,6 +24,9 @@ final class DifferenceFunction {
     /// `d′(τ)` for τ in 0…maxLag+1 after `evaluate` (`d′(0) = 1`).
     let cumulativeMeanNormalised: UnsafeMutablePointer<Float>
     let window: UnsafeMutablePointer<Float>
+    /// `n(τ)` of the magnitude spectrum `|X(k)|` (not its power), same lags as `normalised`, after
+    /// `magnitudeNormalised()`: weak harmonics weigh more (`MagnitudeOctave`).
+    private let magnitudes: UnsafeMutablePointer<Float>
     /// How many values `normalised` holds.
     let lags: Int
     private let windowAutocorrelation: UnsafeMutablePointer<Float>
@@ -41,6 +44,8 @@ final class DifferenceFunction {
         power.initialize(repeating: 0, count: size / 2 + 1)
         normalised = .allocate(capacity: lags)
         normalised.initialize(repeating: 0, count: lags)
+        magnitudes = .allocate(capacity: lags)
+        magnitudes.initialize(repeating: 0, count: lags)
         cumulativeMeanNormalised = .allocate(capacity: maxLag + 2)
         cumulativeMeanNormalised.initialize(repeating: 1, count: maxLag + 2)
         window = .allocate(capacity: length)
@@ -63,6 +68,7 @@ final class DifferenceFunction {
     deinit {
         power.deallocate()
         normalised.deallocate()
+        magnitudes.deallocate()
         cumulativeMeanNormalised.deallocate()
         window.deallocate()
         windowAutocorrelation.deallocate()
@@ -114,5 +120,22 @@ final class DifferenceFunction {
         }
         for lag in (maxLag + 2)..<lags { normalised[lag] = r[lag] / windowAutocorrelation[lag] * inverseZero }
         return true
+    }
+
+    /// The normalised autocorrelation of the magnitude spectrum `|X(k)|` of the window `power`
+    /// holds (after any bleed suppression), like `normalised` for the power; valid until the next
+    /// `load`. One more inverse transform: called only where a reading's octave is in question.
+    func magnitudeNormalised() -> UnsafePointer<Float> {
+        let spectrum = fft.spectrum
+        for k in 0..<fft.bins { spectrum[k] = (power[k].squareRoot(), 0) }
+        fft.inverse()
+        let r = fft.input
+        guard r[0] > 1e-12 else {
+            for lag in 0..<lags { magnitudes[lag] = 0 }
+            return UnsafePointer(magnitudes)
+        }
+        let inverseZero = windowAutocorrelation[0] / r[0]
+        for lag in 0..<lags { magnitudes[lag] = r[lag] / windowAutocorrelation[lag] * inverseZero }
+        return UnsafePointer(magnitudes)
     }
 }

@@ -142,7 +142,7 @@ enum PeakPicking {
     /// (0.065 or more under P for 99 % of such frames of real voices), while for a true period L
     /// every multiple gains together where its periodicity dips (a note's transition), 3·L as much as
     /// 2·L (docs/pitch.md, "Eleventh pass"). True when 3·L is out of range.
-    private static func octaveStandsOut(
+    static func octaveStandsOut(
         _ octave: PeriodCandidate, over candidate: PeriodCandidate, normalised: UnsafePointer<Float>, maxLag: Int
     ) -> Bool {
         guard reaches(3 * candidate.lag, maxLag: maxLag),
@@ -163,7 +163,7 @@ enum PeakPicking {
     private static func reaches(_ lag: Float, maxLag: Int) -> Bool { Int((lag * 1.04).rounded(.up)) <= maxLag }
 
     /// The best peak within ±`tolerance` of `lag`, nil when there is none.
-    private static func peakNear(
+    static func peakNear(
         _ lag: Float, normalised: UnsafePointer<Float>, maxLag: Int, tolerance: Float
     ) -> PeriodCandidate? {
         let lo = Int((lag * (1 - tolerance)).rounded(.down)), hi = Int((lag * (1 + tolerance)).rounded(.up))

@@ -70,6 +70,11 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// where its first formant sits (docs/pitch.md, "Tenth pass" above 330 Hz and "Eleventh pass"
     /// below).
     public var octaveReadingMargin: Float = 0.05
+    /// Where the power autocorrelation leaves the octave open (2·L at least as periodic as L and
+    /// standing out over 3·L), 2·L is taken when the magnitude spectrum's autocorrelation is higher
+    /// there than at L by more than this (`MagnitudeOctave`; docs/pitch.md, "Thirteenth pass").
+    /// Above 1 turns it off.
+    public var magnitudeOctaveMargin: Float = 0.15
     /// Octave guard: a jump of about an octave away from the previous frame's pitch is only
     /// accepted when its periodicity is no worse than the previous octave's minus this margin.
     public var octaveJumpMargin: Float = 0.08

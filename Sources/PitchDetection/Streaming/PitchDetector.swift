@@ -6,7 +6,7 @@ import Foundation
 /// 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz as is) → first-order low cut (400 Hz) → history.
 /// Every hop: Hann window → FFT → power spectrum → [bleed suppression] → inverse FFT =
 /// autocorrelation → YIN difference → first dip + parabolic interpolation → harmonic-reading
-/// check, else sub-harmonic check → octave guard → voicing gate → [a frame left unvoiced: the same
+/// check, else the octave on the magnitude spectrum (`MagnitudeOctave`), else sub-harmonic check → octave guard → voicing gate → [a frame left unvoiced: the same
 /// on a short window, `ShortWindow`] → [a voiced frame not continuing its period: the short window
 /// over the newest samples, `newestReading`] → `PitchFrame`.
 ///
@@ -320,6 +320,9 @@ public final class PitchDetector: @unchecked Sendable {
             legatoOnset.reset()
             return PitchFrame(time: time, frequency: 0, clarity: 0, levelDb: levelDb)
         }
+        // Set when the magnitude spectrum has answered the octave: the octave guard, which would
+        // hold a previous frame read at the 2nd harmonic, then does not overrule it.
+        var octaveSettled = false
         var candidate = PeakPicking.yinPeriod(
             cmnd: difference.cumulativeMeanNormalised, normalised: difference.normalised,
             minLag: minLag, maxLag: maxLag, threshold: configuration.yinThreshold,
@@ -332,12 +335,27 @@ public final class PitchDetector: @unchecked Sendable {
             // With a backing, only if the voice left after suppression has power at the harmonics
             // the longer period adds (suppression itself makes longer lags look more periodic).
             candidate = longer
+        } else if let octave = MagnitudeOctave.octaveBelow(
+            candidate, difference: difference, maxLag: maxLag, margin: configuration.magnitudeOctaveMargin),
+            !suppressing || bleed.bearsOutLongerPeriod(octave, over: candidate) {
+            // The power left the octave open and the magnitudes say L is the 2nd harmonic.
+            candidate = octave
+            octaveSettled = true
         } else {
             candidate = PeakPicking.preferShorterPeriod(
                 candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
                 tolerance: configuration.subharmonicTolerance)
         }
-        candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
+        // A move an octave down from the previous frame that the magnitudes bear out is a previous
+        // frame read at the 2nd harmonic corrected, not a sub-harmonic error for the guard to undo.
+        if !octaveSettled, abs(candidate.lag / (2 * octaveGuard.previousLag) - 1) < 0.06 {
+            octaveSettled = MagnitudeOctave.confirms(
+                octave: candidate.lag, over: octaveGuard.previousLag, difference: difference, maxLag: maxLag,
+                margin: configuration.magnitudeOctaveMargin)
+        }
+        if !octaveSettled {
+            candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
+        }
         let previouslyVoiced = gate.wasVoiced
         var voiced = decideVoicing(
             candidate, levelDb: levelDb, centreShare: centreShare, suppressing: suppressing, previouslyVoiced: previouslyVoiced)
@@ -391,6 +409,12 @@ public final class PitchDetector: @unchecked Sendable {
         let octaveAbove = abs(candidate.lag / late.lag - 2) < PeakPicking.tolerance(2)
         guard late.clarity > candidate.clarity - (octaveAbove ? configuration.newestOctaveAllowance : 0)
         else { return nil }
+        // The newest samples' own magnitudes may say their reading is the 2nd harmonic (a man's
+        // first formant on it): the main reading an octave under it stands.
+        if octaveAbove, MagnitudeOctave.octaveBelow(
+            late, difference: shortWindow.difference, maxLag: shortWindow.maxLag, margin: configuration.magnitudeOctaveMargin) != nil {
+            return nil
+        }
         let interval = abs(log2(late.lag / candidate.lag))
         guard interval > Self.anotherNote else { return nil }
         // A glide carrying on (the previous frame, this reading and the newest one moving the same

@@ -12,7 +12,8 @@
 /// first formant can look periodic at T/5 or T/6 for a frame or two.
 struct OctaveGuard {
     let margin: Float
-    private var previousLag: Float = 0
+    /// The period the previous frame used (0 when it was unvoiced).
+    private(set) var previousLag: Float = 0
 
     init(margin: Float) { self.margin = margin }
 
