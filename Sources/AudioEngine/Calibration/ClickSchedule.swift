@@ -2,7 +2,7 @@
 ///
 /// Evenly spaced clicks tell a delay only modulo their period: a phone's 802 ms path under
 /// clicks 0.8 s apart lined up with the click before and read 2 ms. Here every click-to-click
-/// distance differs from every other by more than `distanceSeparation`, so shifted by any delay
+/// distance differs from every other by at least `distanceSeparation`, so shifted by any delay
 /// but the true one, at most one heard click lands on a click again; the delay that lines up
 /// the most onsets is the true one, whatever its size.
 public struct ClickSchedule: Sendable, Equatable {
@@ -35,7 +35,7 @@ public struct ClickSchedule: Sendable, Equatable {
     /// from the others (a greedy Golomb ruler): the gaps grow from `shortestGap` by about
     /// 60 ms each. 8 clicks from 0.4 s span 4.1 s; 10 from 0.6 s span 7.6 s.
     public init(count: Int, shortestGap: Double, measurableDelays: ClosedRange<Double> = Self.defaultMeasurableDelays) {
-        precondition(shortestGap >= 0.2, "clicks closer than 0.2 s merge into one onset")
+        precondition(shortestGap >= 0.2, "an onset needs 0.1 s of quiet before it, and a click's echo room to fade")
         // Whole milliseconds, so the distances compare exactly.
         let gap = Self.milliseconds(shortestGap), separation = Self.milliseconds(Self.distanceSeparation)
         var times = count > 0 ? [Self.milliseconds(Self.firstClick)] : []
