@@ -67,7 +67,7 @@ extension PulseAudioTests {
         // "sings" clicks on the beat it hears; each click's capture stamp, mapped through the
         // backing's clock, gives the mic delay (the calibrator's own measurement).
         let calibrator = LatencyCalibrator(output: "speaker", inputs: ["mic"])
-        let clicks = LatencyCalibrator.clickTrack(period: calibrator.period, count: 8, rate: rate)
+        let clicks = LatencyCalibrator.clickTrack(calibrator.schedule, rate: rate)
         backing.load(track: .silence(duration: Double(clicks.count) / rate, sampleRate: rate))
         var calibrationReader = capture.channels[0].makeReader()
         _ = capture.channels[0].samples.skip(Int.max)
@@ -75,7 +75,8 @@ extension PulseAudioTests {
         backing.play()
         let heard = calibrationReader.record(seconds: Double(clicks.count) / rate + 0.3)
         clicker.close()
-        let delays = calibrator.clickDelays(samples: heard.samples, stamps: heard.stamps, rate: rate, clock: backing.clock).sorted()
+        let delays = LatencyCalibrator.clickDelays(samples: heard.samples, stamps: heard.stamps, rate: rate, clock: backing.clock,
+                                                   schedule: calibrator.schedule).sorted()
         try #require(delays.count >= 6, "calibration heard \(delays.count) of 8 clicks")
         let micDelay = delays[delays.count / 2]
         print("calibrated mic delay \(micDelay * 1000) ms (spread \((delays.last! - delays.first!) * 1000) ms)")

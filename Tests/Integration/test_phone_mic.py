@@ -295,7 +295,7 @@ def calibrate_phone(driver):
 
 def click_places(signal, rate):
     """Sample positions of the calibration clicks in a recording or a phone's stream: peaks
-    above half the loudest, at least 0.4 s apart (clicks are 0.8 s apart)."""
+    above half the loudest, at least 0.4 s apart (a phone's clicks are 0.6–1.08 s apart)."""
     import numpy as np
 
     magnitude = np.abs(signal)
@@ -312,8 +312,8 @@ def click_places(signal, rate):
 
 def click_pairs(played, sent, rate, near=None, tolerance=0.04):
     """One calibration's clicks as the speakers played them, paired with the phone stream's:
-    the shift that pairs the most played clicks with a sent one within `tolerance` seconds (the
-    clicks repeat every 0.8 s, so a shift one period off pairs one fewer), searched within 0.4 s
+    the shift that pairs the most played clicks with a sent one within `tolerance` seconds (no
+    two click-to-click distances are within 60 ms, so another shift pairs one or two), searched within 0.4 s
     of `near` (samples) if given, else among the first 12 sent clicks (the first calibration's).
     Returns [(played sample, stream sample)]."""
     import numpy as np

@@ -41,7 +41,16 @@ public final class LatencyCalibrator {
     public var inputs: [String?]
     public var server: String?
     public var clicks = 8
-    public var period = 0.5
+    /// The gap between the first two clicks; the later gaps grow from it (`ClickSchedule`):
+    /// 8 clicks span 4.1 s (0.5 s apart they spanned 3.5 s).
+    public var shortestGap = 0.4
+    /// The delays it can measure; the run lasts until the last click has arrived at the longest.
+    public var measurableDelays = ClickSchedule.defaultMeasurableDelays
+
+    /// The clicks a run plays.
+    public var schedule: ClickSchedule {
+        ClickSchedule(count: clicks, shortestGap: shortestGap, measurableDelays: measurableDelays)
+    }
 
     public init(output: String?, inputs: [String?], server: String? = nil) {
         self.output = output
@@ -49,14 +58,13 @@ public final class LatencyCalibrator {
         self.server = server
     }
 
-    /// 2 kHz bursts, 3 ms, Hann-shaped, every `period` s from `period` on.
-    public static func clickTrack(period: Double, count: Int, rate: Double) -> [Float] {
-        let total = Int((Double(count + 1) * period + 0.5) * rate)
-        var out = [Float](repeating: 0, count: total)
+    /// 2 kHz bursts, 3 ms, Hann-shaped, at the schedule's times; silence to its `duration`.
+    public static func clickTrack(_ schedule: ClickSchedule, rate: Double) -> [Float] {
+        var out = [Float](repeating: 0, count: Int(schedule.duration * rate))
         let len = Int(0.003 * rate)
-        for k in 1...count {
-            let start = Int((Double(k) * period * rate).rounded())
-            for i in 0..<len {
+        for time in schedule.times {
+            let start = Int((time * rate).rounded())
+            for i in 0..<len where start + i < out.count {
                 let w = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(len))
                 out[start + i] = Float(0.8 * w * sin(2 * Double.pi * 2000 * Double(i) / rate))
             }
@@ -64,7 +72,8 @@ public final class LatencyCalibrator {
         return out
     }
 
-    /// Runs the measurement (about `(clicks + 1.5) × period` seconds) and returns one result per input.
+    /// Runs the measurement (the schedule's `duration` plus half a second: 7.4 s for 8 clicks)
+    /// and returns one result per input.
     public func run() throws -> [String: InputCalibration] {
         var playConfig = PlaybackEngine.Configuration(device: output)
         playConfig.server = server
@@ -79,7 +88,8 @@ public final class LatencyCalibrator {
         }
         defer { captures.forEach { $0.engine.close() } }
 
-        let signal = Self.clickTrack(period: period, count: clicks, rate: player.sampleRate)
+        let schedule = self.schedule
+        let signal = Self.clickTrack(schedule, rate: player.sampleRate)
         player.load(track: TrackSource(left: signal, right: signal, sampleRate: player.sampleRate))
         for c in captures { _ = c.engine.channels[0].samples.skip(Int.max) }
         player.play()
@@ -88,7 +98,7 @@ public final class LatencyCalibrator {
         var recorded = [[Float]](repeating: [], count: captures.count)
         var stamps = [[(index: Int, time: Double)]](repeating: [], count: captures.count)
         var buffer = [Float](repeating: 0, count: 4800)
-        let deadline = Date().addingTimeInterval(Double(clicks + 2) * period + 2)
+        let deadline = Date().addingTimeInterval(schedule.duration + Self.listenPastEnd + 2)
         var endedAt: Date?
         while Date() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
@@ -102,13 +112,14 @@ public final class LatencyCalibrator {
             }
             if !player.isPlaying {
                 if endedAt == nil { endedAt = Date() }
-                if Date().timeIntervalSince(endedAt!) > period { break }
+                if Date().timeIntervalSince(endedAt!) > Self.listenPastEnd { break }
             }
         }
 
         var results: [String: InputCalibration] = [:]
         for i in captures.indices {
-            let delays = clickDelays(samples: recorded[i], stamps: stamps[i], rate: captures[i].engine.configuration.sampleRate, clock: player.clock)
+            let delays = Self.clickDelays(samples: recorded[i], stamps: stamps[i], rate: captures[i].engine.configuration.sampleRate,
+                                          clock: player.clock, schedule: schedule)
             guard delays.count >= max(1, clicks / 2) else { throw CalibrationError.noClicksHeard(input: captures[i].name) }
             let sorted = delays.sorted()
             results[captures[i].name] = InputCalibration(
@@ -118,23 +129,37 @@ public final class LatencyCalibrator {
         return results
     }
 
-    /// Onsets above 30 % of the loudest sample, each mapped to the media time heard when it
-    /// was captured; its delay is measured from the click just before (delays −0.1…period−0.1 s).
-    public func clickDelays(samples: [Float], stamps: [(index: Int, time: Double)], rate: Double, clock: PlaybackClock) -> [Double] {
+    /// The track's end is the last click heard at the longest delay (`ClickSchedule.duration`);
+    /// this is for the capture's own buffering to hand the last samples over.
+    static let listenPastEnd = 0.5
+
+    /// Each onset in the capture mapped to the media time heard when it was captured, then
+    /// matched to the schedule (`ClickSchedule.delays(ofOnsetsHeardAt:)`): the delays of the
+    /// onsets that fit the one delay lining up the most of them.
+    public static func clickDelays(samples: [Float], stamps: [(index: Int, time: Double)], rate: Double, clock: PlaybackClock,
+                                   schedule: ClickSchedule) -> [Double] {
+        let heard = onsets(in: samples, rate: rate).compactMap { i in
+            hostTime(ofSample: i, stamps: stamps, rate: rate).flatMap { clock.mediaTime(atHostTime: $0) }
+        }
+        return schedule.delays(ofOnsetsHeardAt: heard)
+    }
+
+    /// Samples reaching 30 % of the loudest after 0.1 s below that (a click's first loud sample).
+    static func onsets(in samples: [Float], rate: Double) -> [Int] {
         guard let peak = samples.map(abs).max(), peak > 0.01 else { return [] }
         let threshold = 0.3 * peak
-        var delays: [Double] = []
-        var lastOnset = -Int(rate)
+        var onsets: [Int] = []
+        var lastLoud = -Int(rate)
         for (i, x) in samples.enumerated() where abs(x) >= threshold {
-            defer { lastOnset = i }
-            guard i - lastOnset > Int(0.1 * rate) else { continue }
-            guard let stamp = stamps.last(where: { $0.index <= i }) ?? stamps.first else { continue }
-            let host = stamp.time + Double(i - stamp.index) / rate
-            guard let heard = clock.mediaTime(atHostTime: host) else { continue }
-            let click = ((heard + 0.1) / period).rounded(.down) * period
-            guard click >= period else { continue }
-            delays.append(heard - click)
+            if i - lastLoud > Int(0.1 * rate) { onsets.append(i) }
+            lastLoud = i
         }
-        return delays
+        return onsets
+    }
+
+    /// Capture time of sample `index`: from the stamp at or before it (the first, if none is).
+    static func hostTime(ofSample index: Int, stamps: [(index: Int, time: Double)], rate: Double) -> Double? {
+        guard let stamp = stamps.last(where: { $0.index <= index }) ?? stamps.first else { return nil }
+        return stamp.time + Double(index - stamp.index) / rate
     }
 }

@@ -11,20 +11,26 @@ struct PhoneCalibrator {
     var output: String?
     var slot: PhoneMicSlot
     /// More clicks than for a PulseAudio mic: a phone's browser may slip its audio clock now
-    /// and then, and the median of 10 shrugs off a few clicks heard across a slip. A longer
-    /// period: a click is matched to the one before it, so delays up to period − 0.1 s are
-    /// measurable, and a phone's path (browser buffering, Wi-Fi) can pass 0.4 s.
+    /// and then, and the median of 10 shrugs off a few clicks heard across a slip. Wider gaps
+    /// than a PulseAudio mic's (0.6 s growing to 1.08 s), so the clicks span 7.6 s, about what
+    /// 10 clicks 0.8 s apart did. Any delay up to 2 s is measured
+    /// (`ClickSchedule.defaultMeasurableDelays`): a phone's path (browser buffering, Wi-Fi, a
+    /// starved box) has reached 802 ms.
     var clicks = 10
-    var period = 0.8
+    var shortestGap = 0.6
+    /// The phone's frames arrive over the network: listen this long past the track's end.
+    static let listenPastEnd = 1.5
+
+    var schedule: ClickSchedule { ClickSchedule(count: clicks, shortestGap: shortestGap) }
 
     func run() throws -> InputCalibration {
         guard slot.clockOffset != nil else {
             throw PhoneSeatError("the phone has not synchronised its clock yet; wait a second and try again")
         }
-        let calibrator = LatencyCalibrator(output: output, inputs: [])
         let player = try PlaybackEngine(configuration: PlaybackEngine.Configuration(device: output))
         defer { player.close() }
-        let signal = LatencyCalibrator.clickTrack(period: period, count: clicks, rate: player.sampleRate)
+        let schedule = self.schedule
+        let signal = LatencyCalibrator.clickTrack(schedule, rate: player.sampleRate)
         player.load(track: TrackSource(left: signal, right: signal, sampleRate: player.sampleRate))
         slot.setTeeing(true)
         defer { slot.setTeeing(false) }
@@ -34,8 +40,7 @@ struct PhoneCalibrator {
         var recorded: [Float] = []
         var stamps: [(index: Int, time: Double)] = []
         var buffer = [Float](repeating: 0, count: 4800)
-        // The phone's frames arrive over the network: listen a little past the track's end.
-        let deadline = Date().addingTimeInterval(Double(clicks + 2) * period + 3)
+        let deadline = Date().addingTimeInterval(schedule.duration + Self.listenPastEnd + 2)
         var endedAt: Date?
         while Date() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
@@ -47,11 +52,11 @@ struct PhoneCalibrator {
             }
             if !player.isPlaying {
                 if endedAt == nil { endedAt = Date() }
-                if Date().timeIntervalSince(endedAt!) > period + 0.7 { break }
+                if Date().timeIntervalSince(endedAt!) > Self.listenPastEnd { break }
             }
         }
-        calibrator.period = period
-        let delays = calibrator.clickDelays(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate, clock: player.clock)
+        let delays = LatencyCalibrator.clickDelays(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate,
+                                                   clock: player.clock, schedule: schedule)
         guard delays.count >= max(1, clicks / 2) else {
             let peak = recorded.map(abs).max() ?? 0
             throw PhoneSeatError(String(format: "heard %d of %d calibration clicks from the phone (%.1f s of its audio, peak %.3f, network %@): is it near the speakers?",

@@ -55,7 +55,7 @@ final class BleedRoom {
     /// heard, mapped through the engine's clock); leaves the engine stopped at 0 with the backing loaded.
     func calibrate(capture: CaptureEngine) throws -> Double {
         let calibrator = LatencyCalibrator(output: "speaker", inputs: ["mic"])
-        let clicks = LatencyCalibrator.clickTrack(period: calibrator.period, count: 8, rate: Self.rate)
+        let clicks = LatencyCalibrator.clickTrack(calibrator.schedule, rate: Self.rate)
         let saved = try engine.prepareTrack(backingTrack: nil, duration: Double(clicks.count) / Self.rate)
         engine.load(track: saved)
         var reader = capture.channels[0].makeReader()
@@ -65,7 +65,8 @@ final class BleedRoom {
         clicker.close()
         engine.stop()
         engine.load(track: track)
-        let delays = calibrator.clickDelays(samples: heard.samples, stamps: heard.stamps, rate: Self.rate, clock: engine.clock).sorted()
+        let delays = LatencyCalibrator.clickDelays(samples: heard.samples, stamps: heard.stamps, rate: Self.rate, clock: engine.clock,
+                                                   schedule: calibrator.schedule).sorted()
         guard delays.count >= 6 else { throw BleedRoomError("calibration heard \(delays.count) of 8 clicks") }
         return delays[delays.count / 2]
     }
