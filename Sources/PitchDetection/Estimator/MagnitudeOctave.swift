@@ -19,7 +19,14 @@ enum MagnitudeOctave {
     ) -> PeriodCandidate? {
         let normalised = difference.normalised
         let octaveLag = 2 * candidate.lag
-        guard Int((octaveLag * (1 + PeakPicking.tolerance(2))).rounded(.up)) <= maxLag,
+        let lo = Int((octaveLag * (1 - PeakPicking.tolerance(2))).rounded(.down))
+        let hi = Int((octaveLag * (1 + PeakPicking.tolerance(2))).rounded(.up))
+        guard hi <= maxLag else { return nil }
+        // Most frames end here, before any peak is interpolated: the samples near 2·L already fall
+        // short of L (an interpolated peak is at most a few thousandths above its samples).
+        var highest = -Float.infinity
+        for lag in lo...hi where normalised[lag] > highest { highest = normalised[lag] }
+        guard highest >= candidate.clarity - Self.sampleSlack,
               let octave = PeakPicking.peakNear(octaveLag, normalised: normalised, maxLag: maxLag, tolerance: PeakPicking.tolerance(2)),
               octave.clarity >= candidate.clarity,
               PeakPicking.octaveStandsOut(octave, over: candidate, normalised: normalised, maxLag: maxLag)
@@ -27,6 +34,10 @@ enum MagnitudeOctave {
         return confirms(octave: octave.lag, over: candidate.lag, difference: difference, maxLag: maxLag, margin: margin)
             ? octave : nil
     }
+
+    /// How far under its interpolated height a peak's highest sample may lie (a period of 20 lags
+    /// or more has a peak a few lags wide).
+    private static let sampleSlack: Float = 0.005
 
     /// Whether the magnitude spectrum's autocorrelation is higher at `octave` (about twice `lag`)
     /// than at `lag` by more than `margin`: `lag` is then half the period, a 2nd harmonic's.
