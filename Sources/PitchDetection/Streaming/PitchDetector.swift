@@ -6,9 +6,10 @@ import Foundation
 /// 48 kHz, 14.7 kHz from 44.1 kHz, 16 kHz as is) → first-order low cut (400 Hz) → history.
 /// Every hop: Hann window → FFT → power spectrum → [bleed suppression] → inverse FFT =
 /// autocorrelation → YIN difference → first dip + parabolic interpolation → harmonic-reading
-/// check, else the octave on the magnitude spectrum (`MagnitudeOctave`), else sub-harmonic check → octave guard → voicing gate → [a frame left unvoiced: the same
-/// on a short window, `ShortWindow`] → [a voiced frame not continuing its period: the short window
-/// over the newest samples, `newestReading`] → `PitchFrame`.
+/// check, else the octave on the magnitude spectrum (`MagnitudeOctave`), else sub-harmonic check
+/// → octave guard → voicing gate → [a frame left unvoiced: the same on a short window,
+/// `ShortWindow`] → [a voiced frame not continuing its period: the short window over the newest
+/// samples, `newestReading`] → `PitchFrame`.
 ///
 /// Timing: frame `k` describes the window centred on input sample `k × hopSamples`
 /// (`time = k × hopSamples / sampleRate`), the first frame is at t = 0 (the stream is taken
@@ -346,14 +347,7 @@ public final class PitchDetector: @unchecked Sendable {
                 candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag,
                 tolerance: configuration.subharmonicTolerance)
         }
-        // A move an octave down from the previous frame that the magnitudes bear out is a previous
-        // frame read at the 2nd harmonic corrected, not a sub-harmonic error for the guard to undo.
-        if !octaveSettled, abs(candidate.lag / (2 * octaveGuard.previousLag) - 1) < 0.06 {
-            octaveSettled = MagnitudeOctave.confirms(
-                octave: candidate.lag, over: octaveGuard.previousLag, difference: difference, maxLag: maxLag,
-                margin: configuration.magnitudeOctaveMargin)
-        }
-        if !octaveSettled {
+        if !octaveSettled && !correctsPreviousOctave(candidate, suppressing: suppressing) {
             candidate = octaveGuard.check(candidate, normalised: difference.normalised, minLag: minLag, maxLag: maxLag)
         }
         let previouslyVoiced = gate.wasVoiced
@@ -426,6 +420,23 @@ public final class PitchDetector: @unchecked Sendable {
         // power at its harmonics, as for any new note.
         if suppressing && bleed.harmonicVoiceShare(lag: late.lag) < configuration.bleed.minimumVoiceShare { return nil }
         return late
+    }
+
+    /// Whether `candidate` moves an octave down from the previous frame's period and the magnitudes
+    /// bear it out (`MagnitudeOctave.confirms`; under suppressed bleed, with the voice carrying the
+    /// harmonics it adds, as for any longer period): the previous frame was read at the 2nd
+    /// harmonic and this one corrects it, not a sub-harmonic error for the octave guard to undo.
+    private func correctsPreviousOctave(_ candidate: PeriodCandidate, suppressing: Bool) -> Bool {
+        let previousLag = octaveGuard.previousLag
+        guard previousLag > 0, abs(candidate.lag / (2 * previousLag) - 1) < 0.06,
+              MagnitudeOctave.confirms(
+                octave: candidate.lag, over: previousLag, difference: difference, maxLag: maxLag,
+                margin: configuration.magnitudeOctaveMargin)
+        else { return false }
+        guard suppressing else { return true }
+        guard let previous = PeakPicking.peakNear(previousLag, normalised: difference.normalised, maxLag: maxLag, tolerance: 0.05)
+        else { return true }
+        return bleed.bearsOutLongerPeriod(candidate, over: previous)
     }
 
     /// Two readings more than this apart (in octaves: 80 cents) are different notes.
