@@ -21,7 +21,8 @@ import TestSupport
         var stamps: [(index: Int, time: Double)]
         let clock = PlaybackClock()
 
-        init(schedule: ClickSchedule, delay: Double?, bang: Bool = true, losingLast: Bool = false) {
+        init(schedule: ClickSchedule, delay: Double?, bang: Bool = true, losingLast: Bool = false,
+             clickGain: Float = 1, bangLevel: Float = 1.6, keeping kept: Int? = nil) {
             let rate = CalibrationClickMatchingTests.rate
             clock.setSampleRate(rate)
             clock.append(ClockCheckpoint(outputFrame: 0, mediaTime: 0, rate: 1))
@@ -32,8 +33,10 @@ import TestSupport
             samples = (0..<length).map { _ in Float.random(in: -0.01...0.01, using: &generator) }
             if let delay {
                 let shift = Int((delay * rate).rounded())
-                for (i, x) in LatencyCalibrator.clickTrack(schedule, rate: rate).enumerated() where i + shift < length {
-                    samples[i + shift] += x
+                // `kept`: only the first clicks arrive (the rest of the track lost).
+                let end = kept.map { Int((schedule.times[$0 - 1] + 0.05) * rate) } ?? Int.max
+                for (i, x) in LatencyCalibrator.clickTrack(schedule, rate: rate).enumerated() where i + shift < length && i < end {
+                    samples[i + shift] += clickGain * x
                 }
             }
             if let delay, losingLast {
@@ -42,7 +45,7 @@ import TestSupport
             }
             if bang {
                 let at = Int(((schedule.times[2] + schedule.times[3]) / 2 + (delay ?? 0)) * rate)
-                for i in at..<(at + Int(0.005 * rate)) { samples[i] += Float.random(in: -1.6...1.6, using: &generator) }
+                for i in at..<(at + Int(0.005 * rate)) { samples[i] += Float.random(in: -bangLevel...bangLevel, using: &generator) }
             }
             // Stamped per 100 ms block, as a capture stream hands them over.
             stamps = stride(from: 0, to: length, by: 4800).map { (index: $0, time: 100 + Double($0) / rate) }
@@ -51,6 +54,14 @@ import TestSupport
         func delays(_ schedule: ClickSchedule) -> [Double] {
             LatencyCalibrator.clickDelays(samples: samples, stamps: stamps, rate: CalibrationClickMatchingTests.rate,
                                           clock: clock, schedule: schedule)
+        }
+
+        /// What a run reports: the delays, or the error it throws.
+        func measured(_ schedule: ClickSchedule, needed: Int) -> Result<[Double], CalibrationError> {
+            let match = LatencyCalibrator.clickMatch(samples: samples, stamps: stamps, rate: CalibrationClickMatchingTests.rate,
+                                                     clock: clock, schedule: schedule)
+            return Result { try LatencyCalibrator.measured(match, schedule: schedule, needed: needed, input: "mic") }
+                .mapError { $0 as! CalibrationError }
         }
     }
 
@@ -86,6 +97,32 @@ import TestSupport
         let upToOne = ClickSchedule(times: Self.phone.times, measurableDelays: -0.1...1.0)
         #expect(Capture(schedule: Self.phone, delay: 1.3).delays(upToOne).isEmpty)
         #expect(Capture(schedule: Self.phone, delay: 0.85).delays(upToOne).count == 10, "within the range it is read")
+    }
+
+    /// A bang twelve times as loud as the clicks (a door, a dropped microphone; the old threshold
+    /// of 30 % of the loudest sample put every click under it) leaves them heard.
+    @Test(arguments: [0.05, 0.85])
+    func aBangFarLouderThanTheClicksDoesNotHideThem(delay: Double) throws {
+        let capture = Capture(schedule: Self.pulse, delay: delay, clickGain: 0.1, bangLevel: 1)
+        let delays = capture.delays(Self.pulse)
+        #expect(delays.count == 8, "\(delays)")
+        let measured = try #require(Self.median(delays))
+        #expect(abs(measured - delay) < 0.002, "measured \(measured) for \(delay)")
+    }
+
+    /// A failed run says why: nothing heard, clicks heard too late to measure, or too few of
+    /// them lining up.
+    @Test func aFailedRunSaysWhatWasHeard() {
+        #expect(Capture(schedule: Self.pulse, delay: nil).measured(Self.pulse, needed: 4) == .failure(.noClicksHeard(input: "mic")))
+        guard case .failure(.delayOutOfRange(_, let delay, let range)) = Capture(schedule: Self.pulse, delay: 2.5).measured(Self.pulse, needed: 4)
+        else { Issue.record("a 2.5 s path is not reported as one"); return }
+        #expect(abs(delay - 2.5) < 0.002 && range.upperBound == 2.0, "\(delay)")
+        let description = CalibrationError.delayOutOfRange(input: "mic", delay: delay, range: range).description
+        #expect(description.contains("2.50 s late") && description.contains("2.0 s"), "\(description)")
+        // Three of eight clicks arrive: they line up, but a median of three is no measurement.
+        let few = Capture(schedule: Self.pulse, delay: 0.3, bang: false, keeping: 3).measured(Self.pulse, needed: 4)
+        #expect(few == .failure(.clicksDidNotLineUp(input: "mic", heard: 3, lined: 3, needed: 4)), "\(few)")
+        #expect(Capture(schedule: Self.pulse, delay: 0.3, keeping: 6).measured(Self.pulse, needed: 4).map(\.count) == .success(6))
     }
 
     /// Whatever two clicks are compared, their distance is no other two clicks' (±60 ms): the

@@ -25,6 +25,20 @@ extension PulseAudioTests {
         #expect(try CalibrationStore.load(path: path).delay(for: "mic") == mic.delaySeconds)
     }
 
+    /// A path longer than the old clicks' period (0.5 s) is measured whole through a real
+    /// loopback, and the run ends once every click is in, not 2 s after the last one.
+    @Test func calibratorMeasuresALongLoopbackWhole() throws {
+        let module = try pactl(["load-module", "module-loopback", "source=speaker.monitor", "sink=mic_sink", "latency_msec=800"])
+        defer { _ = try? pactl(["unload-module", module]) }
+        let calibrator = LatencyCalibrator(output: "speaker", inputs: ["mic"])
+        let started = Date()
+        let mic = try #require(try calibrator.run()["mic"])
+        let took = Date().timeIntervalSince(started)
+        #expect(mic.clicks == 8)
+        #expect(abs(mic.delaySeconds - 0.8) < 0.04, "delay \(mic.delaySeconds)")
+        #expect(took < calibrator.schedule.duration - 0.5, "took \(took) s of a \(calibrator.schedule.duration) s track")
+    }
+
     @Test func calibratorReportsSilentInput() throws {
         let calibrator = LatencyCalibrator(output: "speaker", inputs: ["mic2"])
         calibrator.clicks = 2

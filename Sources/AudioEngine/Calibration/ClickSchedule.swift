@@ -52,13 +52,23 @@ public struct ClickSchedule: Sendable, Equatable {
     /// Seconds of track: until the last click has arrived at the longest measurable delay.
     public var duration: Double { (times.last ?? 0) + max(0, measurableDelays.upperBound) + Self.tail }
 
+    /// How a capture's onsets lined up with the clicks.
+    public struct Match: Sendable, Equatable {
+        /// Onsets heard at all.
+        public var heard: Int
+        /// The onsets that line up under the best delay, each one's own delay from its click;
+        /// empty when no delay lines up two of them.
+        public var lined: [Double]
+        /// The median of `lined`, nil when it is empty.
+        public var delay: Double? { lined.isEmpty ? nil : lined.sorted()[lined.count / 2] }
+    }
+
     /// The delay under which the most onsets (media times heard when each was captured) lie
     /// within `tolerance` of a click, and each of those onsets' own delay from its click. Ties
     /// go to the smaller delay: an echo comes after the sound. Onsets off every click under it
-    /// (noise, a clock slip) are dropped. Empty when their median is outside `measurableDelays`
-    /// (a longer path is not read as a shorter one) or it fits fewer than two onsets (a lone
-    /// onset fits some click under any delay).
-    public func delays(ofOnsetsHeardAt heard: [Double]) -> [Double] {
+    /// (noise, a clock slip) are dropped. Fewer than two lined up is no match (a lone onset fits
+    /// some click under any delay).
+    public func match(onsetsHeardAt heard: [Double]) -> Match {
         var best: (delay: Double, fits: Int)?
         // The ±tolerance window holding the most onsets' delays can start at one of them.
         for start in heard.flatMap({ h in times.map { h - $0 } }) {
@@ -67,9 +77,16 @@ public struct ClickSchedule: Sendable, Equatable {
             if let b = best, fits < b.fits || (fits == b.fits && delay >= b.delay) { continue }
             best = (delay, fits)
         }
-        guard let best, best.fits >= 2 else { return [] }
-        let delays = delays(ofOnsetsHeardAt: heard, under: best.delay)
-        return measurableDelays.contains(delays.sorted()[delays.count / 2]) ? delays : []
+        guard let best, best.fits >= 2 else { return Match(heard: heard.count, lined: []) }
+        return Match(heard: heard.count, lined: delays(ofOnsetsHeardAt: heard, under: best.delay))
+    }
+
+    /// The lined-up onsets' delays (`match`), or none when their median is outside
+    /// `measurableDelays`: a longer path is not read as a shorter one.
+    public func delays(ofOnsetsHeardAt heard: [Double]) -> [Double] {
+        let found = match(onsetsHeardAt: heard)
+        guard let delay = found.delay, measurableDelays.contains(delay) else { return [] }
+        return found.lined
     }
 
     /// The onsets lying within `tolerance` of a click under `delay`: each one's delay from it.

@@ -23,12 +23,26 @@ public struct InputCalibration: Codable, Sendable, Equatable {
     }
 }
 
-public enum CalibrationError: Error, CustomStringConvertible {
+public enum CalibrationError: Error, CustomStringConvertible, Equatable {
+    /// Nothing loud enough to be a click reached the input.
     case noClicksHeard(input: String)
+    /// The clicks lined up, but at a delay the schedule does not measure.
+    case delayOutOfRange(input: String, delay: Double, range: ClosedRange<Double>)
+    /// Sounds arrived, but too few of them line up with the clicks at any one delay.
+    case clicksDidNotLineUp(input: String, heard: Int, lined: Int, needed: Int)
+
     public var description: String {
         switch self {
         case .noClicksHeard(let input):
-            "no calibration clicks arrived at input '\(input)': is the microphone near the speaker (or a loopback loaded)?"
+            return "no calibration clicks arrived at input '\(input)': is the microphone near the speaker (or a loopback loaded)?"
+        case .delayOutOfRange(let input, let delay, let range):
+            if delay > range.upperBound {
+                return String(format: "the calibration clicks reached input '%@' %.2f s late, more than the %.1f s a calibration measures: is it a long network or loopback path?",
+                              input, delay, range.upperBound)
+            }
+            return String(format: "the calibration clicks reached input '%@' %.2f s before they were played: its clock is not the playback's", input, -delay)
+        case .clicksDidNotLineUp(let input, let heard, let lined, let needed):
+            return "input '\(input)' heard \(heard) sounds during the calibration, but only \(lined) line up with the clicks at one delay (\(needed) needed): is something louder than the clicks near it, or are its samples lost now and then?"
         }
     }
 }
@@ -100,6 +114,11 @@ public final class LatencyCalibrator {
         var buffer = [Float](repeating: 0, count: 4800)
         let deadline = Date().addingTimeInterval(schedule.duration + Self.listenPastEnd + 2)
         var endedAt: Date?
+        var polls = 0
+        func delays(_ i: Int) -> [Double] {
+            Self.clickDelays(samples: recorded[i], stamps: stamps[i], rate: captures[i].engine.configuration.sampleRate,
+                             clock: player.clock, schedule: schedule)
+        }
         while Date() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
             for i in captures.indices {
@@ -110,6 +129,10 @@ public final class LatencyCalibrator {
                     recorded[i].append(contentsOf: buffer[0..<n])
                 }
             }
+            // Every click heard on every input: nothing is left to wait for (the track runs on
+            // for the longest delay it can measure, 2 s).
+            polls += 1
+            if polls % Self.pollsPerCheck == 0, captures.indices.allSatisfy({ delays($0).count == schedule.times.count }) { break }
             if !player.isPlaying {
                 if endedAt == nil { endedAt = Date() }
                 if Date().timeIntervalSince(endedAt!) > Self.listenPastEnd { break }
@@ -118,9 +141,9 @@ public final class LatencyCalibrator {
 
         var results: [String: InputCalibration] = [:]
         for i in captures.indices {
-            let delays = Self.clickDelays(samples: recorded[i], stamps: stamps[i], rate: captures[i].engine.configuration.sampleRate,
-                                          clock: player.clock, schedule: schedule)
-            guard delays.count >= max(1, clicks / 2) else { throw CalibrationError.noClicksHeard(input: captures[i].name) }
+            let match = Self.clickMatch(samples: recorded[i], stamps: stamps[i], rate: captures[i].engine.configuration.sampleRate,
+                                        clock: player.clock, schedule: schedule)
+            let delays = try Self.measured(match, schedule: schedule, needed: max(1, clicks / 2), input: captures[i].name)
             let sorted = delays.sorted()
             results[captures[i].name] = InputCalibration(
                 delaySeconds: sorted[sorted.count / 2], clicks: delays.count, spreadSeconds: sorted.last! - sorted.first!,
@@ -133,21 +156,50 @@ public final class LatencyCalibrator {
     /// this is for the capture's own buffering to hand the last samples over.
     static let listenPastEnd = 0.5
 
+    /// How often (in 20 ms polls) a run checks whether every click has been heard.
+    static let pollsPerCheck = 10
+
     /// Each onset in the capture mapped to the media time heard when it was captured, then
     /// matched to the schedule (`ClickSchedule.delays(ofOnsetsHeardAt:)`): the delays of the
     /// onsets that fit the one delay lining up the most of them.
     public static func clickDelays(samples: [Float], stamps: [(index: Int, time: Double)], rate: Double, clock: PlaybackClock,
                                    schedule: ClickSchedule) -> [Double] {
-        let heard = onsets(in: samples, rate: rate).compactMap { i in
-            hostTime(ofSample: i, stamps: stamps, rate: rate).flatMap { clock.mediaTime(atHostTime: $0) }
-        }
-        return schedule.delays(ofOnsetsHeardAt: heard)
+        schedule.delays(ofOnsetsHeardAt: heardTimes(samples: samples, stamps: stamps, rate: rate, clock: clock, schedule: schedule))
     }
 
-    /// Samples reaching 30 % of the loudest after 0.1 s below that (a click's first loud sample).
-    static func onsets(in samples: [Float], rate: Double) -> [Int] {
-        guard let peak = samples.map(abs).max(), peak > 0.01 else { return [] }
-        let threshold = 0.3 * peak
+    /// The same onsets matched, with what was heard (`ClickSchedule.match`), to tell why a run failed.
+    public static func clickMatch(samples: [Float], stamps: [(index: Int, time: Double)], rate: Double, clock: PlaybackClock,
+                                  schedule: ClickSchedule) -> ClickSchedule.Match {
+        schedule.match(onsetsHeardAt: heardTimes(samples: samples, stamps: stamps, rate: rate, clock: clock, schedule: schedule))
+    }
+
+    /// The lined-up delays of a run when at least `needed` clicks lined up within the schedule's
+    /// delays; else the error that says what went wrong.
+    public static func measured(_ match: ClickSchedule.Match, schedule: ClickSchedule, needed: Int, input: String) throws -> [Double] {
+        guard match.heard > 0 else { throw CalibrationError.noClicksHeard(input: input) }
+        if let delay = match.delay, !schedule.measurableDelays.contains(delay), match.lined.count >= needed {
+            throw CalibrationError.delayOutOfRange(input: input, delay: delay, range: schedule.measurableDelays)
+        }
+        guard match.lined.count >= needed, let delay = match.delay, schedule.measurableDelays.contains(delay) else {
+            throw CalibrationError.clicksDidNotLineUp(input: input, heard: match.heard, lined: match.lined.count, needed: needed)
+        }
+        return match.lined
+    }
+
+    private static func heardTimes(samples: [Float], stamps: [(index: Int, time: Double)], rate: Double, clock: PlaybackClock,
+                                   schedule: ClickSchedule) -> [Double] {
+        onsets(in: samples, rate: rate, expected: schedule.times.count).compactMap { i in
+            hostTime(ofSample: i, stamps: stamps, rate: rate).flatMap { clock.mediaTime(atHostTime: $0) }
+        }
+    }
+
+    /// Samples reaching 30 % of the clicks' level after 0.1 s below that (a click's first loud
+    /// sample). The level is that of the loudest bursts but a quarter of the `expected` clicks
+    /// (bursts: the loudest sample of each 0.1 s apart), so that a bang or two much louder than
+    /// the clicks (a door, a dropped microphone) does not put them all under the threshold.
+    static func onsets(in samples: [Float], rate: Double, expected: Int) -> [Int] {
+        guard let level = clickLevel(samples, rate: rate, expected: expected), level > 0.01 else { return [] }
+        let threshold = 0.3 * level
         var onsets: [Int] = []
         var lastLoud = -Int(rate)
         for (i, x) in samples.enumerated() where abs(x) >= threshold {
@@ -155,6 +207,33 @@ public final class LatencyCalibrator {
             lastLoud = i
         }
         return onsets
+    }
+
+    /// The `1 + expected / 4`-th loudest burst: with `expected` clicks heard, one of them
+    /// whatever up to a quarter as many louder sounds came too. Nil for an empty capture.
+    static func clickLevel(_ samples: [Float], rate: Double, expected: Int) -> Float? {
+        let block = max(1, Int(0.01 * rate))
+        var maxima: [(index: Int, level: Float)] = []
+        maxima.reserveCapacity(samples.count / block + 1)
+        var start = 0
+        while start < samples.count {
+            var loudest: (index: Int, level: Float) = (start, 0)
+            for i in start..<min(samples.count, start + block) where abs(samples[i]) > loudest.level {
+                loudest = (i, abs(samples[i]))
+            }
+            maxima.append(loudest)
+            start += block
+        }
+        // The loudest first, each burst counted once: blocks within 0.1 s of a louder one are its own.
+        let apart = Int(0.1 * rate)
+        let rank = 1 + max(0, expected) / 4
+        var bursts: [Int] = []
+        for candidate in maxima.sorted(by: { $0.level > $1.level }) where candidate.level > 0 {
+            guard bursts.allSatisfy({ abs($0 - candidate.index) >= apart }) else { continue }
+            bursts.append(candidate.index)
+            if bursts.count == rank { return candidate.level }
+        }
+        return bursts.last.map { abs(samples[$0]) }
     }
 
     /// Capture time of sample `index`: from the stamp at or before it (the first, if none is).

@@ -42,6 +42,7 @@ struct PhoneCalibrator {
         var buffer = [Float](repeating: 0, count: 4800)
         let deadline = Date().addingTimeInterval(schedule.duration + Self.listenPastEnd + 2)
         var endedAt: Date?
+        var polls = 0
         while Date() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
             while true {
@@ -50,23 +51,50 @@ struct PhoneCalibrator {
                 if let t { stamps.append((recorded.count, t)) }
                 recorded.append(contentsOf: buffer[0..<n])
             }
+            // Every click heard: the rest of the track only waits for the longest delay (2 s).
+            polls += 1
+            if polls % Self.pollsPerCheck == 0,
+               LatencyCalibrator.clickDelays(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate,
+                                             clock: player.clock, schedule: schedule).count == schedule.times.count {
+                break
+            }
             if !player.isPlaying {
                 if endedAt == nil { endedAt = Date() }
                 if Date().timeIntervalSince(endedAt!) > Self.listenPastEnd { break }
             }
         }
-        let delays = LatencyCalibrator.clickDelays(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate,
-                                                   clock: player.clock, schedule: schedule)
-        guard delays.count >= max(1, clicks / 2) else {
-            let peak = recorded.map(abs).max() ?? 0
-            throw PhoneSeatError(String(format: "heard %d of %d calibration clicks from the phone (%.1f s of its audio, peak %.3f, network %@): is it near the speakers?",
-                                        delays.count, clicks, Double(recorded.count) / PhoneMicSlot.sampleRate, peak,
-                                        slot.status(now: HostClock.now()) ?? "-"))
+        let match = LatencyCalibrator.clickMatch(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate,
+                                                 clock: player.clock, schedule: schedule)
+        let delays: [Double]
+        do {
+            delays = try LatencyCalibrator.measured(match, schedule: schedule, needed: max(1, clicks / 2), input: "phone")
+        } catch let error as CalibrationError {
+            throw PhoneSeatError(Self.explain(error, clicks: clicks, recorded: recorded, network: slot.status(now: HostClock.now())))
         }
         let sorted = delays.sorted()
         return InputCalibration(delaySeconds: sorted[sorted.count / 2], clicks: delays.count,
                                 spreadSeconds: sorted.last! - sorted.first!, reportedInputLatency: nil,
                                 reportedOutputLatency: player.outputLatency)
+    }
+}
+
+extension PhoneCalibrator {
+    /// How often (in 20 ms polls) a run checks whether every click has been heard.
+    static let pollsPerCheck = 10
+
+    /// A failed calibration in a guest's words, with what the room heard of the phone.
+    static func explain(_ error: CalibrationError, clicks: Int, recorded: [Float], network: String?) -> String {
+        let heard = String(format: "%.1f s of its audio, peak %.3f, network %@",
+                           Double(recorded.count) / PhoneMicSlot.sampleRate, recorded.map(abs).max() ?? 0, network ?? "-")
+        switch error {
+        case .noClicksHeard:
+            return "heard none of the \(clicks) calibration clicks from the phone (\(heard)): is it near the speakers, its microphone allowed?"
+        case .delayOutOfRange(_, let delay, let range):
+            return String(format: "the phone heard the calibration clicks %.2f s late, more than the %.1f s a calibration measures (%@): is its network very slow?",
+                          delay, range.upperBound, heard)
+        case .clicksDidNotLineUp(_, let sounds, let lined, _):
+            return "heard \(lined) of \(clicks) calibration clicks from the phone, among \(sounds) sounds (\(heard)): is it near the speakers, and the room quiet?"
+        }
     }
 }
 
