@@ -7,9 +7,9 @@ dry voice (before the room) is periodic at the truth there.
 
 RESULTS.json is a harness report (its clips' recordings, truth CSVs and cached dry voices are read from
 beside each WAV). Classes of a missed frame (cents = 1200·log2(ours / truth)):
-  unvoiced at note start   ours unvoiced within the first 50 ms of a truth-voiced run
-  unvoiced at note end     ours unvoiced within the last 50 ms of a run (and not at its start)
-  unvoiced inside note     ours unvoiced elsewhere in a run
+  unvoiced at note start   ours unvoiced in a note's first 50 ms, or in the lead-in before it
+  unvoiced at note end     ours unvoiced in a note's last 50 ms (and not at its start)
+  unvoiced inside note     ours unvoiced elsewhere in a note
   octave up ×2 / ×4, octave down ÷2 / ÷4       within 50 cents of those
   fifth up ×3/2 / ×3, down ×2/3 / ÷3, ×5/3 …   within 50 cents of a small ratio p/q (p, q ≤ 6)
   semitone off             50–150 cents from the truth (sharp or flat said with its sign)
@@ -35,7 +35,8 @@ import harness  # noqa: E402
 import metrics  # noqa: E402
 import song as songs  # noqa: E402
 
-EDGE = 5  # frames (50 ms) at a run's start or end
+EDGE = 0.05  # s at a note's start or end
+LEAD = 0.121  # a frame this far before a note (after the previous one ended) is that note's lead-in
 RATIOS = sorted({Fraction(p, q) for p in range(1, 7) for q in range(1, 7)} - {Fraction(1), Fraction(2), Fraction(4),
                                                                               Fraction(1, 2), Fraction(1, 4)})
 
@@ -50,6 +51,16 @@ def classify_pitch(cents):
     if abs(cents) <= 150:
         return "semitone sharp" if cents > 0 else "semitone flat"
     return "other"
+
+
+def note_of(notes, starts, t):
+    """The index of the note sounding at t, else of the next note if t is in its lead-in, else the last before."""
+    n = max(0, int(np.searchsorted(starts, t, side="right")) - 1)
+    if notes[n][0] <= t < notes[n][1]:
+        return n
+    if n + 1 < len(notes) and notes[n + 1][0] - t <= LEAD:
+        return n + 1
+    return n
 
 
 def voiced_runs(truth):
@@ -98,6 +109,7 @@ def clip_misses(karaoke, wav, notes):
     times, f0 = metrics.pitch_ours(karaoke, wav)
     est = metrics.on_grid(times, f0, np.arange(len(truth)) * 0.01)
     dry = dry_voice(wav, info)
+    starts = np.array([n[0] for n in notes])
     cls = {}
     for a, b in voiced_runs(truth):
         for k in range(a, b + 1):
@@ -107,9 +119,9 @@ def clip_misses(karaoke, wav, notes):
                     continue
                 cls[k] = classify_pitch(cents)
             else:
-                cls[k] = "unvoiced at note start" if k - a < EDGE else (
-                    "unvoiced at note end" if b - k < EDGE else "unvoiced inside note")
-    starts = np.array([n[0] for n in notes])
+                start, end = notes[note_of(notes, starts, k * 0.01)][:2]
+                cls[k] = "unvoiced at note start" if k * 0.01 < start + EDGE else (
+                    "unvoiced at note end" if k * 0.01 >= end - EDGE else "unvoiced inside note")
     runs, k_sorted = [], sorted(cls)
     i = 0
     while i < len(k_sorted):
@@ -118,7 +130,7 @@ def clip_misses(karaoke, wav, notes):
             j += 1
         k0, k1 = k_sorted[i], k_sorted[j]
         t0 = k0 * 0.01
-        n = max(0, int(np.searchsorted(starts, t0 + 0.121, side="right")) - 1)  # a lead-in belongs to its note
+        n = note_of(notes, starts, t0)
         start, end, midi, text = notes[n]
         car = None
         if dry is not None:
