@@ -16,17 +16,17 @@ import song as songs
 import voice
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.normpath(os.path.join(HERE, "..", "out", "room"))
+OUT = os.path.normpath(os.path.join(HERE, "..", "out", "room"))  # the recordings' cache (harness --audio DIR)
 RATE = voice.RATE
 VOICE_RT60 = 0.3          # the singer's own room: a little reverb
-SOURCE_FILES = ("voice.py", "harmonic.py", "room.py", "conditions.py", "song.py")
+SOURCE_FILES = ("voice.py", "speech.py", "harmonic.py", "room.py", "conditions.py", "song.py")
 
 
 @dataclass(frozen=True)
 class Condition:
     name: str                  # row label, shared by the same condition on different songs
     kind: str                  # sung | choir | talker | silence | backing
-    voice: str = "en"          # espeak-ng voice (a choir: its voices, comma-separated)
+    voice: str = "en"          # espeak-ng voice, or ENGINE:NAME (speech.py; a choir: its voices, comma-separated)
     octaves_down: int = 0      # 0, or "auto": set to reach the bass range (see bass_octaves)
     cents: float = 0.0         # steady detuning of the singer (for +1 st: 100 ± 5)
     backing_db: float | None = None   # backing level relative to the voice; None = no backing
@@ -43,6 +43,19 @@ class Condition:
 
 
 HARMONIC = "harmonic resynthesis"
+UNSEEN = {  # speech engines other than espeak-ng and the voices they sing with (harness --voices)
+    "flite": ("flite:rms", "flite:slt", "flite:awb"),
+    "festival": ("festival:cmu_us_slt_arctic_hts",),
+}
+
+
+def base_name(name):
+    """A row's condition without its rendering and speech-engine tags: "clean, flite, harmonic
+    resynthesis" → "clean"."""
+    name = name.removesuffix(f", {HARMONIC}")
+    for e in UNSEEN:
+        name = name.removesuffix(f", {e}")
+    return name
 
 
 def harmonic_twins(cs):
@@ -72,8 +85,34 @@ def range_text(song, k):
     return f"{min(notes):.0f}–{max(notes):.0f} Hz, median {song.median_hz / 2 ** k:.0f}"
 
 
-def for_song(song, quick, seed):
-    """The conditions run on one song (the demo song gets the full set; corpus songs voice-only)."""
+def for_song(song, quick, seed, voices=("espeak",)):
+    """The conditions run on one song: with "espeak" in `voices`, the harness's own set (the demo song
+    gets the full set; corpus songs voice-only); for each other engine named, unseen_voices."""
+    extra = unseen_voices(song, [v for v in voices if v != "espeak"], seed)
+    if "espeak" not in voices:
+        return extra
+    return espeak_conditions(song, quick, seed) + extra
+
+
+def unseen_voices(song, engines, seed):
+    """Singers whose speech comes from another engine (speech.py), on the demo song and Space Invaders:
+    each of the engine's voices clean, and (flite) rms one octave down on the demo; every one rendered
+    by WORLD and by harmonic resynthesis. Rows are named "clean, flite" etc., so they pool apart from
+    the espeak-ng singers."""
+    if song.key not in ("demo", "invaders"):
+        return []
+    cs = []
+    for e in engines:
+        for i, v in enumerate(UNSEEN[e]):
+            cs.append(Condition(f"clean, {e}", "sung", v, seed=seed + 21 + i))
+        if e == "flite" and song.key == "demo":
+            cs.append(Condition(f"one octave down, {e}", "sung", "flite:rms", octaves_down=1, seed=seed + 21,
+                                detail=f"−1 oct: {range_text(song, 1)}"))
+    return cs + harmonic_twins(cs)
+
+
+def espeak_conditions(song, quick, seed):
+    """The harness's own conditions (espeak-ng singers, the talker, silence, the backing)."""
     rng = np.random.default_rng(seed)
     delay = lambda: round(float(rng.uniform(5, 30)), 1)  # noqa: E731
     plus1 = round(float(rng.uniform(95, 105)), 1)
@@ -141,7 +180,7 @@ def _cached(path_npz, make):
 def dry_voice(song, c, folder, tag):
     """The singer alone (dry), and its ground truth; cached per song, voice, pitch and seed."""
     synth = "" if c.synth == "world" else f"-{c.synth}"
-    key = f"voice-{c.voice}-{c.octaves_down}oct-{c.cents:+.1f}c-s{c.seed}{synth}-{tag}.npz"
+    key = f"voice-{c.voice.replace(':', '_')}-{c.octaves_down}oct-{c.cents:+.1f}c-s{c.seed}{synth}-{tag}.npz"
     notes = song.notes
     if c.kind == "choir":
         return _cached(os.path.join(folder, key.replace(",", "_")),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Real-room evaluation: scores and pitch accuracy of a `karaoke` binary on re-pitched real voices.
 
-    Benchmarks/room/run --karaoke PATH [--quick]      (sets up Benchmarks/out/room-venv, then runs this)
+    Benchmarks/room/run --karaoke PATH [--quick] [--voices espeak,flite] [--audio DIR] [--out FILE]
+                                                      (sets up Benchmarks/out/room-venv, then runs this)
 
 Prints Markdown tables (scores with the issue's acceptance targets, pooled pitch accuracy, per-clip
 RPA) and writes the same as JSON to Benchmarks/out/room/results.json.
@@ -10,6 +11,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import sys
 import time
 
@@ -20,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import conditions  # noqa: E402
 import metrics  # noqa: E402
 import song as songs  # noqa: E402
+import speech  # noqa: E402
 
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CORPUS = os.path.normpath(os.path.join(REPO, "..", "shared", "corpus", "ultrastar"))
@@ -47,12 +50,12 @@ def score(karaoke, song_path, wav, difficulty, row, extra=()):
 def score_targets(song_key, rows):
     """Attach the issue's acceptance target and verdict to each score row of one song."""
     clean = next((r["medium"] for r in rows if r["condition"] == "clean" and r["medium"] is not None), None)
-    suffix = f", {conditions.HARMONIC}"
 
     def at_pitch(r):
         """The same voice's clean row rendered the same way (the issue: 'the same singer at pitch'),
-        else the song's first clean row of that rendering, marked as another voice."""
-        clean_rows = [c for c in rows if c["condition"] == "clean" + r["synth_suffix"] and c["medium"] is not None]
+        else the song's first clean row of that rendering and speech engine, marked as another voice."""
+        clean_rows = [c for c in rows if conditions.base_name(c["condition"]) == "clean" and c["medium"] is not None
+                      and c["synth_suffix"] == r["synth_suffix"] and c["engine"] == r["engine"]]
         same = next((c for c in clean_rows if c["voice_name"] == r["voice_name"]), None)
         if same is not None:
             return same["medium"], "same voice at pitch"
@@ -60,7 +63,7 @@ def score_targets(song_key, rows):
 
     for r in rows:
         name, med, hard = r["condition"], r["medium"], r.get("hard")
-        base = name[:-len(suffix)] if name.endswith(suffix) else name
+        base = conditions.base_name(name)
         target, ok = "", None
         if med is None:
             r["target"], r["pass"] = "", False
@@ -94,8 +97,21 @@ def main():
     ap.add_argument("--karaoke", required=True)
     ap.add_argument("--quick", action="store_true", help="the demo song only, a subset of conditions")
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--out", default=os.path.join(conditions.OUT, "results.json"))
+    ap.add_argument("--voices", default="espeak",
+                    help="comma-separated speech engines whose singers run: espeak (the harness's own conditions), "
+                         "flite, festival (unseen voices on the demo and Space Invaders: conditions.unseen_voices)")
+    ap.add_argument("--audio", default=conditions.OUT, help="where recordings are made and cached")
+    ap.add_argument("--out", help="the JSON report (default: AUDIO/results.json)")
     args = ap.parse_args()
+    voices = tuple(v.strip() for v in args.voices.split(",") if v.strip())
+    unknown = [v for v in voices if v != "espeak" and v not in conditions.UNSEEN]
+    if unknown:
+        ap.error(f"--voices: unknown engine {', '.join(unknown)} (espeak, {', '.join(conditions.UNSEEN)})")
+    for engine, tool in (("flite", "flite"), ("festival", "text2wave")):
+        if engine in voices and not shutil.which(tool):
+            ap.error(f"--voices {engine}: {tool} is missing (scripts/setup --test installs it)")
+    conditions.OUT = os.path.abspath(args.audio)
+    args.out = args.out or os.path.join(conditions.OUT, "results.json")
     karaoke = os.path.abspath(args.karaoke)
     opts = metrics.score_options(karaoke)
     started = time.time()
@@ -110,10 +126,10 @@ def main():
             continue
         song = songs.load(karaoke, key, path)
         rows = []
-        for c in conditions.for_song(song, args.quick, args.seed):
+        for c in conditions.for_song(song, args.quick, args.seed, voices):
             wav, truth, info = conditions.record(song, c)
             row = {"song": key, "condition": c.name, "voice": (c.voice or "-") + (f" ({c.detail})" if c.detail else ""),
-                   "voice_name": c.voice, "synth_suffix": f", {conditions.HARMONIC}" if c.synth == "harmonic" else "",
+                   "voice_name": c.voice, "engine": speech.engine(c.voice), "synth_suffix": f", {conditions.HARMONIC}" if c.synth == "harmonic" else "",
                    "rt60": c.rt60 if c.backing_db is not None else None,
                    "backing_delay_ms": c.delay_ms if c.backing_db is not None else None, "mic_delay_ms": 0, "wav": wav}
             for diff in c.difficulties:
@@ -156,7 +172,7 @@ def main():
 
     elapsed = time.time() - started
     pitch_checks = pitch_targets(pitch_rows, clip_rows)
-    report = {"karaoke": karaoke, "quick": args.quick, "seed": args.seed, "score_options": opts,
+    report = {"karaoke": karaoke, "quick": args.quick, "seed": args.seed, "voices": voices, "score_options": opts,
               "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()), "load_average": os.getloadavg(),
               "machine": platform.platform(), "cpus": os.cpu_count(), "seconds": elapsed,
               "scores": score_rows, "pitch": pitch_rows, "clips": clip_rows,
@@ -176,21 +192,24 @@ def pitch_targets(pitch_rows, clip_rows):
     def check(what, target, value, ok):
         checks.append({"what": what, "target": target, "value": value, "pass": ok})
 
-    if ("clean", "ours") in by:
-        v = by[("clean", "ours")]["RPA"]
-        check("clean RPA (pooled)", "≥ 0.985", v, v >= 0.985)
-    harmonic_clean = f"clean, {conditions.HARMONIC}"
-    if (harmonic_clean, "ours") in by:
-        v = by[(harmonic_clean, "ours")]["RPA"]
-        check(f"clean RPA (pooled), {conditions.HARMONIC}", "≥ 0.985", v, v >= 0.985)
-        worst = min(c["ours"] for c in clip_rows if c["condition"] == harmonic_clean and "ours" in c)
-        check(f"lowest clean per-clip RPA, {conditions.HARMONIC}", "≥ 0.90", worst, worst >= 0.90)
-    singers = ("clean", "octave-down", "one octave down", "bass choir")
-    for suffix in ("", f", {conditions.HARMONIC}"):
-        vals = [c["ours"] for c in clip_rows if "ours" in c and c["condition"] in {s + suffix for s in singers}]
-        if vals:
-            check(f"lowest per-clip RPA of the singers without backing ({', '.join(singers)}){suffix}", "≥ 0.90",
-                  min(vals), min(vals) >= 0.90)
+    for engine in ("", *(f", {e}" for e in conditions.UNSEEN)):  # the espeak-ng singers, then other engines'
+        clean = "clean" + engine
+        if (clean, "ours") in by:
+            v = by[(clean, "ours")]["RPA"]
+            check(f"{clean} RPA (pooled)", "≥ 0.985", v, v >= 0.985)
+        harmonic_clean = f"{clean}, {conditions.HARMONIC}"
+        if (harmonic_clean, "ours") in by:
+            v = by[(harmonic_clean, "ours")]["RPA"]
+            check(f"{clean} RPA (pooled), {conditions.HARMONIC}", "≥ 0.985", v, v >= 0.985)
+            worst = min(c["ours"] for c in clip_rows if c["condition"] == harmonic_clean and "ours" in c)
+            check(f"lowest {clean} per-clip RPA, {conditions.HARMONIC}", "≥ 0.90", worst, worst >= 0.90)
+        singers = ("clean", "octave-down", "one octave down", "bass choir")
+        for suffix in ("", f", {conditions.HARMONIC}"):
+            vals = [c["ours"] for c in clip_rows
+                    if "ours" in c and c["condition"] in {s + engine + suffix for s in singers}]
+            if vals:
+                check(f"lowest per-clip RPA of the singers without backing ({', '.join(singers)}){engine}{suffix}",
+                      "≥ 0.90", min(vals), min(vals) >= 0.90)
     for tracker in ("ours", "ours --backing"):
         vals = [c[tracker] for c in clip_rows if tracker in c]
         if vals:

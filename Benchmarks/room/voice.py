@@ -1,29 +1,28 @@
-"""A real (espeak-ng) voice re-pitched with the WORLD vocoder onto a song's notes, with ground truth.
+"""A real voice re-pitched with the WORLD vocoder onto a song's notes, with ground truth.
 
-Each note's syllable is spoken by espeak-ng, analysed with WORLD (DIO + StoneMask, CheapTrick,
+Each note's syllable is spoken by the condition's speech engine (espeak-ng, or flite / festival:
+speech.py), analysed with WORLD (DIO + StoneMask, CheapTrick,
 D4C), time-stretched to the note by resampling WORLD frames (the voiced nucleus is stretched, the
 consonants keep their natural length: a leading consonant goes just before the note as singers do),
 given the note's f0 with natural vibrato and jitter, and resynthesised. Consonants, breath noise and
-formants are espeak's own; only f0 and timing are imposed. Melisma syllables ("~", empty) continue the
+formants are the speech engine's own; only f0 and timing are imposed. Melisma syllables ("~", empty) continue the
 previous syllable's vowel.
 
 Ground truth: one value per 10 ms frame at t = k × 10 ms; the imposed f0 there, 0 where WORLD called
 the frame unvoiced (DIO found no period, or D4C found it aperiodic) or no note sounds.
 """
 import functools
-import io
 import re
-import subprocess
-import warnings
 
 import numpy as np
 import pyworld
-from scipy.io import wavfile
 from scipy.signal import resample_poly
 
 import harmonic
+import speech
+from speech import espeak  # noqa: F401  (the talker speaks with espeak-ng)
 
-ESPEAK_RATE = 22_050
+SPEECH_RATE = speech.RATE  # the speech, its WORLD analysis and the synthesis (espeak-ng's 22 050 Hz)
 RATE = 44_100            # output rate (the demo backing track's rate)
 FRAME_MS = 5.0           # WORLD frame period
 HOP = 0.010              # ground-truth frame hop
@@ -36,31 +35,16 @@ def midi_hz(m):
 
 
 @functools.lru_cache(maxsize=4096)
-def espeak(text, voice, speed=150):
-    """espeak-ng speaking `text` as float64 samples at 22 050 Hz, silence trimmed."""
-    out = subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "--stdout", text],
-                         capture_output=True, check=True).stdout
-    with warnings.catch_warnings():  # espeak's streamed header has no length
-        warnings.simplefilter("ignore")
-        rate, x = wavfile.read(io.BytesIO(out))
-    assert rate == ESPEAK_RATE, rate
-    x = x.astype(np.float64) / 32768.0
-    loud = np.flatnonzero(np.abs(x) > 0.01)
-    if len(loud) == 0:
-        return np.zeros(0)
-    return x[max(0, loud[0] - 100):loud[-1] + 100]
-
-
-@functools.lru_cache(maxsize=4096)
 def analyse(text, voice):
-    """WORLD parameters of the spoken syllable: (voiced mask, spectral envelope, aperiodicity)."""
-    x = espeak(text, voice)
-    if len(x) < ESPEAK_RATE * 0.03:
+    """WORLD parameters of the spoken syllable: (voiced mask, spectral envelope, aperiodicity).
+    voice: an espeak-ng voice, or "ENGINE:NAME" for another speech engine (speech.py)."""
+    x = speech.say(text, voice)
+    if len(x) < SPEECH_RATE * 0.03:
         return None
-    f0, t = pyworld.dio(x, ESPEAK_RATE, f0_floor=60.0, f0_ceil=500.0, frame_period=FRAME_MS)
-    f0 = pyworld.stonemask(x, f0, t, ESPEAK_RATE)
-    sp = pyworld.cheaptrick(x, f0, t, ESPEAK_RATE)
-    ap = pyworld.d4c(x, f0, t, ESPEAK_RATE)
+    f0, t = pyworld.dio(x, SPEECH_RATE, f0_floor=60.0, f0_ceil=500.0, frame_period=FRAME_MS)
+    f0 = pyworld.stonemask(x, f0, t, SPEECH_RATE)
+    sp = pyworld.cheaptrick(x, f0, t, SPEECH_RATE)
+    ap = pyworld.d4c(x, f0, t, SPEECH_RATE)
     voiced = f0 > 0
     if voiced.sum() < 3:
         return None
@@ -111,8 +95,8 @@ def sing(timeline_notes, voice, seconds, shift_semitones=0.0, seed=0, cents_offs
     rng = np.random.default_rng(seed)
     fp = FRAME_MS / 1000
     n_frames = int(seconds / fp) + 1
-    n = int(seconds * ESPEAK_RATE)
-    out = np.zeros(n + ESPEAK_RATE)
+    n = int(seconds * SPEECH_RATE)
+    out = np.zeros(n + SPEECH_RATE)
     truth5 = np.zeros(n_frames)
     prev_end, prev_params = 0.0, None
     for i, (start, end, midi, text) in enumerate(timeline_notes):
@@ -156,13 +140,13 @@ def sing(timeline_notes, voice, seconds, shift_semitones=0.0, seed=0, cents_offs
         f0_o = np.where(vo, f0, 0.0)
         render = harmonic.synthesize if synth == "harmonic" else pyworld.synthesize
         y = render(np.ascontiguousarray(f0_o), np.ascontiguousarray(sp_o),
-                   np.ascontiguousarray(ap_o), ESPEAK_RATE, FRAME_MS)
+                   np.ascontiguousarray(ap_o), SPEECH_RATE, FRAME_MS)
         first = int(round(start / fp)) - lead
         if first < 0:  # a lead-in before the recording starts is cut off
-            y, f0_o, first = y[int(round(-first * fp * ESPEAK_RATE)):], f0_o[-first:], 0
-        a = int(round(first * fp * ESPEAK_RATE))
+            y, f0_o, first = y[int(round(-first * fp * SPEECH_RATE)):], f0_o[-first:], 0
+        a = int(round(first * fp * SPEECH_RATE))
         fade = np.ones(len(y))
-        k = min(len(y) // 4, int(0.01 * ESPEAK_RATE))
+        k = min(len(y) // 4, int(0.01 * SPEECH_RATE))
         if k:
             fade[:k] = np.linspace(0, 1, k)
             fade[-k:] = np.linspace(1, 0, k)
@@ -176,14 +160,14 @@ def sing(timeline_notes, voice, seconds, shift_semitones=0.0, seed=0, cents_offs
         prev_end, prev_params = end, (voiced, sp, ap)
     out = out[:n]
     peak = np.max(np.abs(out)) or 1.0
-    out = resample_poly(out / peak * 0.5, RATE // ESPEAK_RATE, 1)[: int(seconds * RATE)]
+    out = resample_poly(out / peak * 0.5, RATE // SPEECH_RATE, 1)[: int(seconds * RATE)]
     truth = truth5[::int(round(HOP / fp))]
     return out, truth
 
 
 def speak_lines(lines, voice, seconds):
     """A talker reading each line at natural speech pitch within the line's time (espeak plain)."""
-    n = int(seconds * ESPEAK_RATE)
+    n = int(seconds * SPEECH_RATE)
     out = np.zeros(n)
     for start, end, text in lines:
         if start >= seconds or not text.strip():
@@ -191,14 +175,14 @@ def speak_lines(lines, voice, seconds):
         speed = 150
         x = espeak(text.strip(), voice, speed)
         span = max(0.3, end - start)
-        if len(x) / ESPEAK_RATE > span:
-            speed = int(min(450, speed * len(x) / ESPEAK_RATE / span))
+        if len(x) / SPEECH_RATE > span:
+            speed = int(min(450, speed * len(x) / SPEECH_RATE / span))
             x = espeak(text.strip(), voice, speed)
-        a = int(start * ESPEAK_RATE)
+        a = int(start * SPEECH_RATE)
         b = min(n, a + len(x))
         out[a:b] += x[:b - a]
     peak = np.max(np.abs(out)) or 1.0
-    return resample_poly(out / peak * 0.5, RATE // ESPEAK_RATE, 1)[: int(seconds * RATE)]
+    return resample_poly(out / peak * 0.5, RATE // SPEECH_RATE, 1)[: int(seconds * RATE)]
 
 
 def choir(timeline_notes, voices, seconds, shift_semitones=0.0, seed=0, spread_cents=12.0, synth="world"):
