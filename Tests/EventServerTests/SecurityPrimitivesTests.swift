@@ -91,6 +91,36 @@ struct SecurityPrimitivesTests {
         #expect(roomy.makeRoom(5) == [3, 4, 1], "idle ones first, oldest first, then WebSockets")
     }
 
+    @Test func filesBeingSentAreCappedPerAddressAndCountAsDescriptors() {
+        var budget = ConnectionBudget(limits: .init(perAddress: 8, total: 10, filesPerAddress: 2))
+        for key in 1...4 { budget.add(key, address: "slow", now: Double(key)) }
+        #expect(budget.beginFile(1) == .open)
+        #expect(budget.beginFile(2) == .open)
+        #expect(budget.beginFile(3) == .addressBusy, "an address gets no more files than its share")
+        #expect(budget.beginFile(1) == .open, "the next request on a connection already counted")
+        #expect(budget.files(of: "slow") == 2 && budget.descriptors == 6)
+
+        // Another address still gets its files; past the total, nobody opens another.
+        for key in 5...8 { budget.add(key, address: "other", now: Double(key)) }
+        #expect(budget.beginFile(5) == .serverBusy, "4 + 4 connections and 2 files fill 10 descriptors")
+        #expect(budget.descriptors == 10)
+        // Full by descriptors (files included), a new connection makes room: the oldest
+        // non-WebSocket, i.e. the slow reader that has held its socket and file longest.
+        #expect(budget.admit("new") == .acceptEvicting(1))
+        #expect(budget.beginFile(5) == .open, "the victim's two descriptors are as good as free")
+        budget.remove(1)
+        #expect(budget.files(of: "slow") == 1 && budget.descriptors == 9)
+
+        // A finished file, or an upgrade to WebSocket, gives its descriptor back.
+        budget.endFile(2)
+        budget.endFile(2)
+        #expect(budget.files(of: "slow") == 0 && budget.descriptors == 8)
+        #expect(budget.beginFile(3) == .open)
+        budget.markWebSocket(3)
+        #expect(budget.files(of: "slow") == 0)
+        #expect(budget.beginFile(99) == .serverBusy, "an unknown connection opens nothing")
+    }
+
     @Test func logThrottleSummarisesAFlood() {
         var throttle = LogThrottle(burst: 2, window: 10)
         #expect(throttle.admit("pin", now: 0) == .log(suppressedBefore: 0))

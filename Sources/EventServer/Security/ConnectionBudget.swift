@@ -5,14 +5,32 @@
 /// `total`, a new connection is still accepted and an older one is closed to make room: the
 /// oldest that has not become a WebSocket (idle or slow handshakes), else the oldest
 /// WebSocket of the address holding the most connections.
+///
+/// A connection being sent a file holds a second descriptor, so files count against `total`
+/// too: an HTTP request may open one only while an address has fewer than `filesPerAddress`
+/// and the server has descriptors to spare (`beginFile`). Without that, 700 slow readers
+/// filled the process's open-file limit with their files, `accept` failed, and a new guest
+/// waited seconds for lws to get round to it (docs/security.md).
 public struct ConnectionBudget: Sendable {
     public struct Limits: Sendable, Equatable {
         public var perAddress: Int
+        /// Descriptors for connections and the files they are being sent.
         public var total: Int
-        public init(perAddress: Int = 32, total: Int = 1024) {
+        /// Files being sent to one address at once (a browser loads 6 in parallel).
+        public var filesPerAddress: Int
+        public init(perAddress: Int = 32, total: Int = 1024, filesPerAddress: Int = 8) {
             self.perAddress = perAddress
             self.total = max(2, total)
+            self.filesPerAddress = max(1, filesPerAddress)
         }
+    }
+
+    public enum FileAdmission: Sendable, Equatable {
+        case open
+        /// This address already has `filesPerAddress` files in flight.
+        case addressBusy
+        /// The server has no descriptor to spare for a file.
+        case serverBusy
     }
 
     public enum Admission: Sendable, Equatable {
@@ -26,11 +44,14 @@ public struct ConnectionBudget: Sendable {
         var address: String
         var since: Double
         var webSocket = false
+        var sendingFile = false
     }
 
     public let limits: Limits
     private var entries: [Int: Entry] = [:]
     private var perAddress: [String: Int] = [:]
+    private var filesPerAddress: [String: Int] = [:]
+    private var files = 0
     /// Connections already chosen to be closed (they stay counted until they are gone).
     private var evicting: Set<Int> = []
 
@@ -38,12 +59,20 @@ public struct ConnectionBudget: Sendable {
 
     public var count: Int { entries.count }
     public func count(of address: String) -> Int { perAddress[address] ?? 0 }
+    public func files(of address: String) -> Int { filesPerAddress[address] ?? 0 }
+    /// Descriptors held by connections and their files, counting those being closed.
+    public var descriptors: Int { entries.count + files }
+
+    /// Descriptors that will stay held: those of connections being closed are as good as free.
+    private var descriptorsKept: Int {
+        descriptors - evicting.reduce(0) { $0 + 1 + (entries[$1]?.sendingFile == true ? 1 : 0) }
+    }
 
     /// `descriptorsLow`: the process is close to its open-file limit (connections being sent a
     /// file hold two descriptors), so make room as if the budget were full.
     public mutating func admit(_ address: String, descriptorsLow: Bool = false) -> Admission {
         if count(of: address) >= limits.perAddress { return .refuse }
-        guard descriptorsLow || entries.count - evicting.count >= limits.total else { return .accept }
+        guard descriptorsLow || descriptorsKept >= limits.total else { return .accept }
         guard let victim = victim() else { return .refuse }
         evicting.insert(victim)
         return .acceptEvicting(victim)
@@ -61,19 +90,50 @@ public struct ConnectionBudget: Sendable {
     }
 
     public mutating func add(_ key: Int, address: String, now: Double) {
-        if let old = entries[key] { release(old.address) }
+        if entries[key] != nil { remove(key) }
         entries[key] = Entry(address: address, since: now)
         perAddress[address, default: 0] += 1
     }
 
-    public mutating func markWebSocket(_ key: Int) { entries[key]?.webSocket = true }
+    public mutating func markWebSocket(_ key: Int) {
+        endFile(key)
+        entries[key]?.webSocket = true
+    }
+
+    /// An HTTP request on `key` may open a file to answer it. A request refused here is
+    /// answered without one (503), so a greedy address or a crowd cannot take the
+    /// descriptors a new connection needs.
+    public mutating func beginFile(_ key: Int) -> FileAdmission {
+        guard let entry = entries[key] else { return .serverBusy }
+        if entry.sendingFile { return .open }
+        if files(of: entry.address) >= limits.filesPerAddress { return .addressBusy }
+        if descriptorsKept >= limits.total { return .serverBusy }
+        entries[key]?.sendingFile = true
+        filesPerAddress[entry.address, default: 0] += 1
+        files += 1
+        return .open
+    }
+
+    /// The file sent on `key` is complete or closed.
+    public mutating func endFile(_ key: Int) {
+        guard let entry = entries[key], entry.sendingFile else { return }
+        entries[key]?.sendingFile = false
+        releaseFile(entry.address)
+    }
 
     public func address(of key: Int) -> String? { entries[key]?.address }
 
     public mutating func remove(_ key: Int) {
         evicting.remove(key)
+        endFile(key)
         guard let entry = entries.removeValue(forKey: key) else { return }
         release(entry.address)
+    }
+
+    private mutating func releaseFile(_ address: String) {
+        files -= 1
+        let left = (filesPerAddress[address] ?? 1) - 1
+        filesPerAddress[address] = left > 0 ? left : nil
     }
 
     private mutating func release(_ address: String) {

@@ -249,7 +249,7 @@ final class EventLoopThread: @unchecked Sendable {
             let path = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "/"
             if let (source, name) = generatedRoute(path) {
                 switch source.lookup(name) {
-                case .file: return 0
+                case .file: return admitFile(wsi, path: path)
                 case .notReady: _ = lws_return_http_status(wsi, 503, nil)
                 case .unknown: _ = lws_return_http_status(wsi, 404, nil)
                 }
@@ -261,7 +261,11 @@ final class EventLoopThread: @unchecked Sendable {
                 _ = lws_return_http_status(wsi, 404, nil)
                 return 1
             }
-            return 0
+            return admitFile(wsi, path: path)
+
+        case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+            budget.endFile(Int(bitPattern: wsi))
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
 
         case LWS_CALLBACK_HTTP:
             // Only callback mounts get here (every other path has a file mount): a generated
@@ -275,6 +279,7 @@ final class EventLoopThread: @unchecked Sendable {
 
         case LWS_CALLBACK_CLOSED_HTTP:
             mediaTransfers[Int(bitPattern: wsi)] = nil
+            budget.endFile(Int(bitPattern: wsi))
             return lws_callback_http_dummy(wsi, reason, user, input, length)
 
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -353,7 +358,7 @@ final class EventLoopThread: @unchecked Sendable {
         let rangeHeader = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_RANGE) > 0
             ? (header(wsi, WSI_TOKEN_HTTP_RANGE) ?? "malformed") : nil
         let (transfer, result) = MediaTransfer.begin(wsi, file: file, range: rangeHeader, headOnly: headOnly)
-        if let transfer { mediaTransfers[Int(bitPattern: wsi)] = transfer }
+        if let transfer { mediaTransfers[Int(bitPattern: wsi)] = transfer } else { budget.endFile(Int(bitPattern: wsi)) }
         return result
     }
 
@@ -366,6 +371,7 @@ final class EventLoopThread: @unchecked Sendable {
         }
         guard finished else { return 0 }
         mediaTransfers[key] = nil
+        budget.endFile(key)
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
@@ -639,6 +645,42 @@ final class EventLoopThread: @unchecked Sendable {
         }
         admittedAddress = address
         return 0
+    }
+
+    /// Lets an HTTP request that passed the checks go on to open its file, or answers 503 when
+    /// its address already has its share of files in flight or the server has no descriptor to
+    /// spare for one (`ConnectionBudget.beginFile`): a crowd of slow readers must never take the
+    /// descriptors the next guest's connection needs.
+    private func admitFile(_ wsi: OpaquePointer, path: String) -> Int32 {
+        let key = Int(bitPattern: wsi)
+        let admission = budget.beginFile(key)
+        guard admission != .open else {
+            Self.boundSendBuffer(wsi)
+            return 0
+        }
+        let address = budget.address(of: key) ?? "?"
+        statistics.withLock { $0.busyFileRefusals += 1 }
+        switch admission {
+        case .addressBusy:
+            log("files", "503 for \(path.prefix(200)) to \(address): it already has \(budget.files(of: address)) files being sent")
+        default:
+            log("files", "503 for \(path.prefix(200)) to \(address): \(budget.descriptors) descriptors held by connections and files (limit \(budget.limits.total))")
+        }
+        ServiceUnavailable.respond(wsi, retryAfterSeconds: 1)
+        return 1
+    }
+
+    /// Bytes of a file the kernel may hold for one reader. Left to grow, the buffers of 224 slow
+    /// readers kept the service thread copying file data into the kernel (tcp_sendmsg and
+    /// lws's timeout list led the profile) and new guests still waited 0.4-2.4 s for hello on
+    /// a loaded machine; bounded, 1-8 ms.
+    static let fileSendBufferBytes: Int32 = 64 * 1024
+
+    private static func boundSendBuffer(_ wsi: OpaquePointer) {
+        let fd = lws_get_socket_fd(wsi)
+        guard fd >= 0 else { return }
+        var bytes = fileSendBufferBytes
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// `accept` failed for want of descriptors: close the oldest idle connections so that the

@@ -33,6 +33,8 @@ public struct EventServerStatistics: Sendable, Equatable {
     /// Connections refused because their address had too many, and closed to make room.
     public var refusedConnections = 0
     public var evictedConnections = 0
+    /// HTTP requests answered 503 rather than opening a file (`ConnectionBudget.beginFile`).
+    public var busyFileRefusals = 0
     /// Encode-to-socket delay of every message written to a client.
     public var deliveries = DeliveryHistogram()
     /// Socket writes of queued messages: one per writable pass, carrying every message queued
