@@ -47,6 +47,12 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     public var newestOctaveAllowance: Float = 0.02
     /// Voicing: the window must be at least this loud (dBFS).
     public var minimumLevelDb: Float = -60
+    /// A frame carrying on the previous voiced frame's period (a held note fading) stays voiced
+    /// down to this level, while its level falls by at most `holdFallDbPerFrame` a frame: a sung
+    /// fade, not the reverberation after the voice stopped (60 dB per RT60: 2 dB a frame in a
+    /// 0.3 s room). docs/pitch.md, "Fourteenth pass".
+    public var holdLevelDb: Float = -70
+    public var holdFallDbPerFrame: Float = 1
     /// Voicing: the centre of the window must carry at least this share of the window's
     /// mean power, so that a note does not "leak" into the silence half a window away. Low
     /// enough for a note's first frame, whose vowel is still rising (0.12 left 0.14 % of the

@@ -316,6 +316,7 @@ public final class PitchDetector: @unchecked Sendable {
         }
         guard difference.evaluate() else {
             gate.reset()
+            gate.endFrame(levelDb: levelDb)
             octaveGuard.reset()
             lastVoicedLag = 0
             legatoOnset.reset()
@@ -375,6 +376,7 @@ public final class PitchDetector: @unchecked Sendable {
             continuing: continues(candidate.lag, previouslyVoiced: previouslyVoiced))
         lastVoicedLag = voiced ? candidate.lag : 0
         octaveGuard.commit(lag: voiced ? candidate.lag : 0)
+        gate.endFrame(levelDb: levelDb)
         return PitchFrame(time: time, frequency: frequency, clarity: clarity, levelDb: levelDb)
     }
 
@@ -468,6 +470,6 @@ public final class PitchDetector: @unchecked Sendable {
         return gate.decide(
             clarity: inRange && mostlyVoice ? clarity : 0, levelDb: levelDb, centreShare: centreShare,
             holdClarity: suppressing && continuing ? configuration.bleed.holdClarity : nil,
-            previouslyVoiced: previouslyVoiced)
+            previouslyVoiced: previouslyVoiced, continuing: continuing)
     }
 }

@@ -1,18 +1,28 @@
 /// Decides whether a frame is sung (voiced) from its periodicity, level and energy balance.
 ///
 /// Hysteresis on clarity keeps a held note from flickering when its periodicity dips
-/// (vibrato, consonant transitions) without letting noise start a note.
+/// (vibrato, consonant transitions) without letting noise start a note. Hysteresis on level
+/// keeps a note the singer lets fade (a phrase's last vowel) voiced under the level a note needs
+/// to start, as long as it fades slowly: a room's reverberation after the voice stops falls
+/// faster than a sung fade.
 struct VoicingGate {
     let onsetClarity: Float
     let holdClarity: Float
     let minimumLevelDb: Float
+    let holdLevelDb: Float
+    let holdFallDbPerFrame: Float
     let centreEnergyRatio: Float
     private(set) var wasVoiced = false
+    /// The levels of the last three frames, oldest first (`endFrame`; a tuple: no allocation).
+    private var recentLevels: (Float, Float, Float) = (-120, -120, -120)
+    static let fallFrames = 3
 
     init(configuration: PitchDetectorConfiguration) {
         onsetClarity = configuration.voicingOnsetClarity
         holdClarity = configuration.voicingHoldClarity
         minimumLevelDb = configuration.minimumLevelDb
+        holdLevelDb = min(configuration.minimumLevelDb, configuration.holdLevelDb)
+        holdFallDbPerFrame = configuration.holdFallDbPerFrame
         centreEnergyRatio = configuration.centreEnergyRatio
     }
 
@@ -24,16 +34,30 @@ struct VoicingGate {
     ///     the same period).
     ///   - previouslyVoiced: whether the run was voiced before this frame (default: the last
     ///     decision; a second reading of the same frame passes the state from before the first).
+    ///   - continuing: the frame carries on the previous voiced frame's period; it then needs only
+    ///     `holdLevelDb` while its level has fallen by at most `holdFallDbPerFrame` a frame over
+    ///     the last `fallFrames` frames.
     mutating func decide(
-        clarity: Float, levelDb: Float, centreShare: Float, holdClarity: Float? = nil, previouslyVoiced: Bool? = nil
+        clarity: Float, levelDb: Float, centreShare: Float, holdClarity: Float? = nil, previouslyVoiced: Bool? = nil,
+        continuing: Bool = false
     ) -> Bool {
         let needed = (previouslyVoiced ?? wasVoiced) ? (holdClarity ?? self.holdClarity) : onsetClarity
-        let voiced = clarity >= needed && levelDb >= minimumLevelDb && centreShare >= centreEnergyRatio
+        let fadingSlowly = levelDb - recentLevels.0 > -holdFallDbPerFrame * Float(Self.fallFrames)
+        let level = continuing && fadingSlowly ? holdLevelDb : minimumLevelDb
+        let voiced = clarity >= needed && levelDb >= level && centreShare >= centreEnergyRatio
         wasVoiced = voiced
         return voiced
     }
 
-    mutating func reset() { wasVoiced = false }
+    /// Takes the level of a frame once it is decided (however many readings it had).
+    mutating func endFrame(levelDb: Float) {
+        recentLevels = (recentLevels.1, recentLevels.2, levelDb)
+    }
+
+    mutating func reset() {
+        wasVoiced = false
+        recentLevels = (-120, -120, -120)
+    }
 }
 
 extension VoicingGate {
