@@ -16,9 +16,11 @@ public struct ConnectionBudget: Sendable {
         public var perAddress: Int
         /// Descriptors for connections and the files they are being sent.
         public var total: Int
-        /// Files being sent to one address at once (a browser loads 6 in parallel).
+        /// Files being sent to one address at once. A browser loads 6 at a time per profile, and one
+        /// address may be several browsers (the host machine running the singer view, the TV page
+        /// and a remote; eight test phones on loopback): well under `perAddress`, well over 6.
         public var filesPerAddress: Int
-        public init(perAddress: Int = 32, total: Int = 1024, filesPerAddress: Int = 8) {
+        public init(perAddress: Int = 32, total: Int = 1024, filesPerAddress: Int = 24) {
             self.perAddress = perAddress
             self.total = max(2, total)
             self.filesPerAddress = max(1, filesPerAddress)
