@@ -166,8 +166,8 @@ final class EventLoopThread: @unchecked Sendable {
             var acceptFailuresSeen = libraryAcceptFailures.load(ordering: .relaxed)
             while !stopRequested.load(ordering: .acquiring) {
                 if lws_service(context, 0) < 0 { break }
-                // lws retries a failed accept (EMFILE) at once, forever: back off instead of
-                // spinning, 1 ms doubling to 100 ms while the failures go on.
+                // lws tries a failed accept (EMFILE) again on every service pass: with nothing
+                // to close, back off, 1 ms doubling to 100 ms while the failures go on.
                 let failures = libraryAcceptFailures.load(ordering: .relaxed)
                 if failures != acceptFailuresSeen {
                     acceptFailuresSeen = failures
