@@ -15,41 +15,45 @@ import voice  # noqa: E402
 
 NOTES = [(0.5, 1.1, 57, "la"), (1.3, 1.9, 60, "mi"), (2.1, 2.7, 64, "ah")]  # A3, C4, E4 with rests
 SECONDS = 3.2
+# flite (speech.py): real speakers' voices (CMU ARCTIC rms, slt) through the same re-pitching
+FLITE = ("flite:rms", "flite:slt")
 
 
-@pytest.fixture(scope="module")
-def sung():
-    return voice.sing(NOTES, "en+f2", SECONDS, seed=3)
+@pytest.fixture(scope="module", params=("en+f2",) + FLITE)
+def sung(request):
+    """espeak-ng's en+f2 and flite's voices, each re-pitched onto the notes."""
+    return request.param, voice.sing(NOTES, request.param, SECONDS, seed=3)
 
 
 def test_truth_is_voiced_only_inside_the_notes_and_near_their_pitch(sung):
-    _, truth = sung
+    v, (_, truth) = sung
     t = np.arange(len(truth)) * voice.HOP
     inside = np.zeros(len(truth), dtype=bool)
     for start, end, midi, _ in NOTES:
         span = (t >= start - 0.001) & (t < end)
         inside |= span
         f = truth[span & (truth > 0)]
-        assert len(f) > 0.6 * span.sum(), "most of each note is voiced"
+        assert len(f) > 0.6 * span.sum(), f"{v}: most of note {midi} is voiced"
         cents = 1200 * np.log2(f / voice.midi_hz(midi))
-        assert np.all(np.abs(cents) <= 80), f"note {midi}: truth within scoop + vibrato of the note"
-    assert not np.any(truth[~inside] > 0), "no voiced truth outside the notes"
+        assert np.all(np.abs(cents) <= 80), f"{v} note {midi}: truth within scoop + vibrato of the note"
+    assert not np.any(truth[~inside] > 0), f"{v}: no voiced truth outside the notes"
 
 
 def test_what_was_synthesised_has_the_truths_pitch(sung):
-    audio, truth = sung
+    v, (audio, truth) = sung
     f0, t = pyworld.dio(audio, voice.RATE, f0_floor=80, f0_ceil=800, frame_period=10)
     f0 = pyworld.stonemask(audio, f0, t, voice.RATE)
     n = min(len(f0), len(truth))
     both = (truth[:n] > 0) & (f0[:n] > 0)
     cents = 1200 * np.log2(f0[:n][both] / truth[:n][both])
-    assert both.sum() > 0.8 * (truth > 0).sum()
-    assert np.mean(np.abs(cents) <= 50) > 0.95
+    assert both.sum() > 0.8 * (truth > 0).sum(), v
+    assert np.mean(np.abs(cents) <= 50) > 0.95, v
 
 
-def test_octave_down_halves_the_truth_exactly():
-    _, at_pitch = voice.sing(NOTES, "en+m3", SECONDS, seed=5)
-    _, down = voice.sing(NOTES, "en+m3", SECONDS, seed=5, shift_semitones=-12)
+@pytest.mark.parametrize("singer", ["en+m3", "flite:rms"])
+def test_octave_down_halves_the_truth_exactly(singer):
+    _, at_pitch = voice.sing(NOTES, singer, SECONDS, seed=5)
+    _, down = voice.sing(NOTES, singer, SECONDS, seed=5, shift_semitones=-12)
     assert np.array_equal(at_pitch > 0, down > 0)
     v = at_pitch > 0
     assert np.allclose(down[v] * 2, at_pitch[v])
@@ -126,15 +130,6 @@ def test_every_truth_voiced_frame_carries_the_truths_period():
         assert np.mean(p < 0.3) <= 0.03, f"{v}: {np.mean(p < 0.3):.0%} of truth-voiced frames are not periodic"
 
 
-# flite (speech.py): real speakers' voices (CMU ARCTIC rms, slt) through the same re-pitching
-FLITE = ("flite:rms", "flite:slt")
-
-
-@pytest.fixture(scope="module", params=FLITE)
-def flite_sung(request):
-    return request.param, voice.sing(NOTES, request.param, SECONDS, seed=3)
-
-
 def test_speech_engines_are_named_by_their_voices():
     assert speech.engine("en+f2") == "espeak" and speech.voice_name("en+f2") == "en+f2"
     assert speech.engine("flite:rms") == "flite" and speech.voice_name("flite:rms") == "rms"
@@ -150,31 +145,6 @@ def test_espeak_voices_go_through_speech_unchanged():
     assert voice.espeak is speech.espeak
 
 
-def test_flite_truth_is_voiced_only_inside_the_notes_and_near_their_pitch(flite_sung):
-    v, (_, truth) = flite_sung
-    t = np.arange(len(truth)) * voice.HOP
-    inside = np.zeros(len(truth), dtype=bool)
-    for start, end, midi, _ in NOTES:
-        span = (t >= start - 0.001) & (t < end)
-        inside |= span
-        f = truth[span & (truth > 0)]
-        assert len(f) > 0.6 * span.sum(), f"{v}: most of note {midi} is voiced"
-        cents = 1200 * np.log2(f / voice.midi_hz(midi))
-        assert np.all(np.abs(cents) <= 80), f"{v} note {midi}: truth within scoop + vibrato of the note"
-    assert not np.any(truth[~inside] > 0), f"{v}: no voiced truth outside the notes"
-
-
-def test_what_flite_sang_has_the_truths_pitch(flite_sung):
-    v, (audio, truth) = flite_sung
-    f0, t = pyworld.dio(audio, voice.RATE, f0_floor=80, f0_ceil=800, frame_period=10)
-    f0 = pyworld.stonemask(audio, f0, t, voice.RATE)
-    n = min(len(f0), len(truth))
-    both = (truth[:n] > 0) & (f0[:n] > 0)
-    cents = 1200 * np.log2(f0[:n][both] / truth[:n][both])
-    assert both.sum() > 0.8 * (truth > 0).sum(), v
-    assert np.mean(np.abs(cents) <= 50) > 0.95, v
-
-
 def test_flite_harmonic_resynthesis_is_periodic_at_the_truth():
     audio, truth = voice.sing(NOTES, "flite:rms", SECONDS, seed=3, synth="harmonic")
     _, truth_w = voice.sing(NOTES, "flite:rms", SECONDS, seed=3)
@@ -182,11 +152,3 @@ def test_flite_harmonic_resynthesis_is_periodic_at_the_truth():
     p = note_periodicity(audio, truth)
     assert np.median(p) >= 0.8
     assert np.mean(p < 0.3) <= 0.03
-
-
-def test_flite_octave_down_halves_the_truth_exactly():
-    _, at_pitch = voice.sing(NOTES, "flite:rms", SECONDS, seed=5)
-    _, down = voice.sing(NOTES, "flite:rms", SECONDS, seed=5, shift_semitones=-12)
-    assert np.array_equal(at_pitch > 0, down > 0)
-    v = at_pitch > 0
-    assert np.allclose(down[v] * 2, at_pitch[v])
