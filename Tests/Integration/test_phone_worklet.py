@@ -83,3 +83,32 @@ def test_the_worklet_posts_the_signal_at_24_khz_in_time_and_without_aliases(serv
     assert db(alias / 0.3) < -60
     # In time: a one-sample index error would leave about -25 dB here.
     assert error_db < -50
+
+
+FRAMER = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const { Framer, Resampler, FRAME } = await import('/js/phone-mic-resampler.js');
+  const messages = new Set(), buffers = new Set(), indices = [];
+  const framer = new Framer((message) => { messages.add(message); buffers.add(message.pcm); indices.push(message.index); });
+  const resampler = new Resampler(48000);
+  const block = new Float32Array(128);
+  for (let n = 0; n < 48000 * 5 / 128; n++) resampler.process(block, n * 128, (v, i) => framer.push(v, i));
+  done({ frames: indices.length, messages: messages.size, buffers: buffers.size, frame: FRAME, step: indices[1] - indices[0] });
+})().catch((error) => done(String(error)));
+"""
+
+
+def test_the_framer_allocates_nothing_per_frame(server, browser):
+    """The worklet runs on the real-time audio thread: what it allocates per frame is garbage V8
+    collects there. A new buffer, message and transfer list per 10 ms frame made the worklet's
+    isolate run a memory-reducing GC about 90 s into every stream, which held Chromium's audio
+    thread ~1 s (context stopped, frames late: "network unstable", capture path +70-100 ms;
+    docs/phone-mics.md). Every frame now leaves in the same message and buffer (postMessage copies)."""
+    driver = browser(400, 300)
+    driver.get(server.url("/"))
+    driver.set_script_timeout(30)
+    result = driver.execute_async_script(FRAMER)
+    assert isinstance(result, dict), result
+    assert result["frames"] >= 490 and result["step"] == result["frame"], result
+    assert result["messages"] == 1 and result["buffers"] == 1, result

@@ -83,11 +83,18 @@ export class Resampler {
 
 // Cuts 24 kHz samples into 10 ms frames of 16-bit samples, each with the index of its first
 // sample; a jump in the index starts a new frame (a frame never straddles one).
+// Allocation-free: every frame goes out in the same message object and buffer, so `send` must
+// use or copy them before it returns (postMessage copies; the page's sendFrame copies). In the
+// AudioWorklet a new buffer, message and transfer list per frame was garbage on the real-time
+// audio thread: about 90 s into a stream V8's memory-reducing GC of the worklet's isolate then
+// held that thread for ~1 s, the context stopped, the frames stopped ("network unstable") and
+// Chromium's capture queue kept the backlog: +70-100 ms of capture path (docs/phone-mics.md).
 export const FRAME = 240;
 export class Framer {
   constructor(send) {
     this.send = send;
     this.frame = new Int16Array(FRAME);
+    this.message = { index: 0, pcm: this.frame.buffer };
     this.filled = 0;
     this.firstIndex = 0;
   }
@@ -100,8 +107,8 @@ export class Framer {
     const clipped = Math.max(-1, Math.min(1, value));
     this.frame[this.filled++] = clipped < 0 ? clipped * 32768 : clipped * 32767;
     if (this.filled === FRAME) {
-      const pcm = this.frame.slice(0);
-      this.send({ index: this.firstIndex, pcm: pcm.buffer }, [pcm.buffer]);
+      this.message.index = this.firstIndex;
+      this.send(this.message);
       this.filled = 0;
     }
   }

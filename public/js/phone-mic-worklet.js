@@ -8,7 +8,10 @@ class PhoneMicCapture extends AudioWorkletProcessor {
   constructor() {
     super();
     this.resampler = new Resampler(sampleRate);
-    this.framer = new Framer((message, transfer) => this.port.postMessage(message, transfer));
+    // Nothing is allocated per block or frame on this real-time thread: postMessage copies the
+    // framer's one message (see Framer), and the emit callback is made once.
+    this.framer = new Framer((message) => this.port.postMessage(message));
+    this.emit = (value, index) => this.framer.push(value, index);
     // The context clock as this processor counts it (input samples). currentFrame is trusted
     // only when it disagrees the same way twice running: Chromium under load once reported a
     // block 128 frames early and the next one right again.
@@ -22,7 +25,7 @@ class PhoneMicCapture extends AudioWorkletProcessor {
     this.follow(currentFrame);
     const first = this.nextInput;
     this.nextInput += channel.length;
-    this.resampler.process(channel, first, (value, index) => this.framer.push(value, index));
+    this.resampler.process(channel, first, this.emit);
     return true;
   }
 
