@@ -156,8 +156,9 @@ public final class LatencyCalibrator {
     /// this is for the capture's own buffering to hand the last samples over.
     static let listenPastEnd = 0.5
 
-    /// How often (in 20 ms polls) a run checks whether every click has been heard.
-    static let pollsPerCheck = 10
+    /// How often (in 20 ms polls) a run checks whether every click has been heard (a phone's
+    /// run too, `PhoneCalibrator`).
+    public static let pollsPerCheck = 10
 
     /// Each onset in the capture mapped to the media time heard when it was captured, then
     /// matched to the schedule (`ClickSchedule.delays(ofOnsetsHeardAt:)`): the delays of the

@@ -53,7 +53,7 @@ struct PhoneCalibrator {
             }
             // Every click heard: the rest of the track only waits for the longest delay (2 s).
             polls += 1
-            if polls % Self.pollsPerCheck == 0,
+            if polls % LatencyCalibrator.pollsPerCheck == 0,
                LatencyCalibrator.clickDelays(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate,
                                              clock: player.clock, schedule: schedule).count == schedule.times.count {
                 break
@@ -79,9 +79,6 @@ struct PhoneCalibrator {
 }
 
 extension PhoneCalibrator {
-    /// How often (in 20 ms polls) a run checks whether every click has been heard.
-    static let pollsPerCheck = 10
-
     /// A failed calibration in a guest's words, with what the room heard of the phone.
     static func explain(_ error: CalibrationError, clicks: Int, recorded: [Float], network: String?) -> String {
         let heard = String(format: "%.1f s of its audio, peak %.3f, network %@",
