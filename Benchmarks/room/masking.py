@@ -15,11 +15,15 @@ Each CLIP.wav needs its `-truth.csv` beside it (any clip `run` wrote). docs/room
 "Masked high notes".
 """
 import argparse
-import subprocess
+import os
+import sys
 
 import numpy as np
 import soundfile as sf
 from scipy.signal import butter, lfilter, resample_poly, sosfiltfilt
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import diagnose  # noqa: E402
 
 DECIMATION = 4          # 44.1 kHz → 11.025 kHz, as ours
 LOW_CUT_HZ = 400        # ours: `LowFrequencyCut`
@@ -63,8 +67,7 @@ class Periodicity:
 def clip(karaoke, wav):
     band, low, rate = analysed(wav)
     truth = np.loadtxt(wav[:-4] + "-truth.csv", delimiter=",", skiprows=1, ndmin=2)[:, 1]
-    out = subprocess.run([karaoke, "pitch", wav, "--csv", "--details"], capture_output=True, text=True, check=True)
-    ours = np.loadtxt(out.stdout.splitlines()[1:], delimiter=",", ndmin=2)  # time, f0, clarity, level
+    ours = diagnose.pitch(karaoke, wav, None)  # time, f0, clarity, level
     periodicity = Periodicity(rate)
     shortest = int(rate / 1100)
     missed, unvoiced = [], []
