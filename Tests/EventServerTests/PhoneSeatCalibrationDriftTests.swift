@@ -49,6 +49,38 @@ struct PhoneSeatCalibrationDriftTests {
         #expect(needs(2, 0.2, at: 63))
     }
 
+    /// Each move of the music's lag is stated once for the log, inside the 20 ms band too, with
+    /// its size: a probe of the capture-path test read the page's 120 ms step as exactly +120.0 ms
+    /// after the path had moved −12 ms by itself, so the flag said +108 ms against the baseline.
+    @Test func eachMoveOfTheLagIsStatedOnceWithItsSize() {
+        var drift = CalibrationDrift()
+        var count = 0
+        func round(_ lag: Double?, at now: Double, calibration: Int = 1) -> (lag: Double, change: Double)? {
+            if lag != nil { count += 1 }
+            _ = drift.update(calibration: calibration, lag: lag.map { ($0, count) }, now: now)
+            return drift.statedMove
+        }
+        // Settling on the baseline states nothing.
+        for t in stride(from: 0.0, through: 3, by: 0.5) { #expect(round(0.2283, at: t) == nil) }
+        #expect(drift.baseline == 0.2283)
+        // A wobble under 5 ms is not a move.
+        #expect(round(0.2310, at: 4) == nil)
+        // The path moving 12 ms by itself, inside the band: stated once.
+        let inside = round(0.2163, at: 5)
+        #expect(inside.map { abs($0.lag - 0.2163) < 1e-9 && abs($0.change + 0.012) < 1e-9 } == true, "\(String(describing: inside))")
+        #expect(round(0.2163, at: 5.5) == nil)
+        #expect(round(nil, at: 6) == nil, "a round without a reading states nothing")
+        // The page's step, measured from the last move, not from the baseline.
+        let step = round(0.3363, at: 10)
+        #expect(step.map { abs($0.change - 0.120) < 1e-9 } == true, "\(String(describing: step))")
+        #expect(abs((drift.moved ?? 0) - 0.108) < 1e-9)
+        // A new calibration states nothing until its own baseline has settled; then moves from it.
+        #expect(round(0.3363, at: 11, calibration: 2) == nil)
+        for t in stride(from: 11.5, through: 14.5, by: 0.5) { #expect(round(0.3363, at: t, calibration: 2) == nil) }
+        let after = round(0.3463, at: 15, calibration: 2)
+        #expect(after.map { abs($0.change - 0.010) < 1e-9 } == true, "\(String(describing: after))")
+    }
+
     /// What a flagged seat's scoring adds to its calibrated delay: the move, held against the
     /// readings' wobble; nothing unflagged, and nothing for a move too large to be the path.
     @Test func aFlaggedSeatsScoringFollowsTheMoveWithinLimits() {

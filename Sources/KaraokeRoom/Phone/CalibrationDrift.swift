@@ -27,6 +27,13 @@ struct CalibrationDrift: Sendable {
     private(set) var awaySince: Double?
     /// How far the newest lag is from the baseline (seconds), for the log.
     private(set) var moved: Double?
+    /// The lag the log last stated (seconds): the baseline, then each move of `steadiness` or more.
+    private var stated: Double?
+    /// A move of the lag found by the last `update`, for the log: where the music now arrives and
+    /// how far that is from the lag stated before. The readings hold still between moves (the
+    /// alignment keeps its delay within 5 ms), so this names each real move once: what the page,
+    /// the browser or the box did to the path, even inside the band.
+    private(set) var statedMove: (lag: Double, change: Double)?
     private var settling: (lag: Double, since: Double)?
     private var calibration: Int?
     private var readings = 0
@@ -40,15 +47,20 @@ struct CalibrationDrift: Sendable {
             self.calibration = calibration
         }
         guard calibration != nil else { return false }
+        statedMove = nil
         guard let lag, lag.readings != readings else { return isAway(now: now) }
         readings = lag.readings
         guard let baseline else {
             if let settling, abs(lag.seconds - settling.lag) <= Self.steadiness {
-                if now - settling.since >= Self.settle { baseline = settling.lag }
+                if now - settling.since >= Self.settle { baseline = settling.lag; stated = settling.lag }
             } else {
                 settling = (lag.seconds, now)
             }
             return false
+        }
+        if let stated, abs(lag.seconds - stated) >= Self.steadiness {
+            statedMove = (lag.seconds, lag.seconds - stated)
+            self.stated = lag.seconds
         }
         moved = lag.seconds - baseline
         if abs(lag.seconds - baseline) > Self.threshold {
