@@ -58,7 +58,8 @@ import TestSupport
         defer { live.close() }
         let ann = SingerPayload(singer: 0, name: "Ann", part: 0, micDelayMs: 0)
         func shown(_ seat: SingerPayload) throws -> SingerPayload {
-            seat.reporting(try #require(live.microphone(singer: 0, seat: seat)))
+            let report: MicrophoneReport = try #require(live.microphone(singer: 0, seat: seat))
+            return seat.reporting(report)
         }
         #expect(try shown(ann).effectiveMicDelayMs == 150 && shown(ann).micDelayMovedMs == nil)
         slot.setTimingCorrection(0.08)

@@ -44,7 +44,7 @@ import Testing
         try await store.record(line(1, perfection: 0.5), performance: id)
         // A second connection (as after a crash and restart) sees both lines and the running total.
         let other = try SQLiteScoreStore(path: dbPath, readOnly: true)
-        let record = try #require(try await other.performance(id))
+        let record = try #require(try other.performance(id))
         #expect(record.status == .inProgress)
         #expect(record.total == 1000 + 100 + 500 + 50)
         let lines = try other.lines(of: id)
@@ -52,7 +52,7 @@ import Testing
         #expect(lines[1].rating == "good")
         #expect(lines[0].notesJSON.contains("\"deviationCents\":12"))
         try await store.finish(id, total: 1650)
-        #expect(try await other.performance(id)?.status == .complete)
+        #expect(try other.performance(id)?.status == .complete)
         let journal = try await DatabaseQueue(path: dbPath).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(journal == "delete", "a rollback journal: no -shm file is memory-mapped (docs/robustness.md)")
     }
@@ -70,8 +70,8 @@ import Testing
         let board = try store.leaderboard(songId: "song-a", difficulty: .medium)
         #expect(board.map(\.singer) == ["Bo", "Ana", "Ana"])
         #expect(board.map(\.total) == [3300, 2420, 1540])
-        #expect(try await store.leaderboard(songId: "song-a", difficulty: .hard).map(\.singer) == ["Cy"])
-        #expect(try await store.leaderboard().count == 5, "in-progress performances are not ranked")
+        #expect(try store.leaderboard(songId: "song-a", difficulty: .hard).map(\.singer) == ["Cy"])
+        #expect(try store.leaderboard().count == 5, "in-progress performances are not ranked")
 
         let history = try store.history(singer: "Ana")
         #expect(history.map(\.songId) == ["song-b", "song-a", "song-a"])
@@ -81,7 +81,7 @@ import Testing
         #expect(missed.first?.misses == 2)
         #expect(missed.first?.attempts == 2)
         #expect(missed.map(\.lineIndex) == [2, 1])
-        #expect(try await store.mostMissedLines(singer: "Bo").isEmpty)
+        #expect(try store.mostMissedLines(singer: "Bo").isEmpty)
     }
 
     @Test func recordingForAMissingPerformanceIsAClearError() async throws {
@@ -148,9 +148,9 @@ import Testing
         done.wait()
 
         // Earlier results are intact and writing works again.
-        #expect(try await store.performance(kept)?.status == .complete)
+        #expect(try store.performance(kept)?.status == .complete)
         try await store.record(line(0, perfection: 1), performance: id)
-        #expect(try await store.lines(of: id).count == 1)
+        #expect(try store.lines(of: id).count == 1)
     }
 
     @Test func readOnlyOpeningOfAMissingFileSaysNoScoresYet() {

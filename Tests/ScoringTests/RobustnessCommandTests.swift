@@ -27,8 +27,9 @@ struct RobustnessCommandTests {
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: scratch)
         let outFile = scratch + "/out-\(UUID().uuidString).txt", errFile = outFile + ".err"
-        FileManager.default.createFile(atPath: outFile, contents: nil)
-        FileManager.default.createFile(atPath: errFile, contents: nil)
+        for file in [outFile, errFile] where !FileManager.default.createFile(atPath: file, contents: nil) {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file])
+        }
         process.standardOutput = FileHandle(forWritingAtPath: outFile)
         process.standardError = FileHandle(forWritingAtPath: errFile)
         try process.run()

@@ -111,7 +111,7 @@ public enum ChildProcess {
 
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module leaves out.
     private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-    nonisolated(unsafe) private static let addChdir: AddChdir? = dlsym(nil, "posix_spawn_file_actions_addchdir_np")
+    private static let addChdir: AddChdir? = dlsym(nil, "posix_spawn_file_actions_addchdir_np")
         .map { unsafeBitCast($0, to: AddChdir.self) }
 
     private static func read(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }

@@ -118,6 +118,7 @@ public actor PostgresScoreStore: ScoreStore {
 
     /// Runs `body` on the connection, connecting (and migrating) first if needed. A connection
     /// that failed is dropped, so the next call (the write queue's retry) connects anew.
+    @discardableResult
     func run<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(ScoreStoreError) -> T {
         let connection: PostgresConnection
         do { connection = try await connected() } catch {
