@@ -108,41 +108,15 @@ public final class LatencyCalibrator {
         for c in captures { _ = c.engine.channels[0].samples.skip(Int.max) }
         player.play()
 
-        // Record every input (sample values with their capture times) until playback ends.
-        var recorded = [[Float]](repeating: [], count: captures.count)
-        var stamps = [[(index: Int, time: Double)]](repeating: [], count: captures.count)
-        var buffer = [Float](repeating: 0, count: 4800)
-        let deadline = Date().addingTimeInterval(schedule.duration + Self.listenPastEnd + 2)
-        var endedAt: Date?
-        var polls = 0
-        func delays(_ i: Int) -> [Double] {
-            Self.clickDelays(samples: recorded[i], stamps: stamps[i], rate: captures[i].engine.configuration.sampleRate,
-                             clock: player.clock, schedule: schedule)
-        }
-        while Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-            for i in captures.indices {
-                while true {
-                    let (n, t) = buffer.withUnsafeMutableBufferPointer { captures[i].reader.read(into: $0) }
-                    if n == 0 { break }
-                    if let t { stamps[i].append((recorded[i].count, t)) }
-                    recorded[i].append(contentsOf: buffer[0..<n])
-                }
-            }
-            // Every click heard on every input: nothing is left to wait for (the track runs on
-            // for the longest delay it can measure, 2 s).
-            polls += 1
-            if polls % Self.pollsPerCheck == 0, captures.indices.allSatisfy({ delays($0).count == schedule.times.count }) { break }
-            if !player.isPlaying {
-                if endedAt == nil { endedAt = Date() }
-                if Date().timeIntervalSince(endedAt!) > Self.listenPastEnd { break }
-            }
-        }
+        // Record every input (sample values with their capture times) until every click is heard.
+        var readers = captures.map(\.reader)
+        let recordings = ClickRecorder(schedule: schedule, listenPastEnd: Self.listenPastEnd)
+            .record(&readers, rates: captures.map { $0.engine.configuration.sampleRate }, player: player)
 
         var results: [String: InputCalibration] = [:]
         for i in captures.indices {
-            let match = Self.clickMatch(samples: recorded[i], stamps: stamps[i], rate: captures[i].engine.configuration.sampleRate,
-                                        clock: player.clock, schedule: schedule)
+            let match = Self.clickMatch(samples: recordings[i].samples, stamps: recordings[i].stamps,
+                                        rate: captures[i].engine.configuration.sampleRate, clock: player.clock, schedule: schedule)
             let delays = try Self.measured(match, schedule: schedule, needed: max(1, clicks / 2), input: captures[i].name)
             let sorted = delays.sorted()
             results[captures[i].name] = InputCalibration(
@@ -155,10 +129,6 @@ public final class LatencyCalibrator {
     /// The track's end is the last click heard at the longest delay (`ClickSchedule.duration`);
     /// this is for the capture's own buffering to hand the last samples over.
     static let listenPastEnd = 0.5
-
-    /// How often (in 20 ms polls) a run checks whether every click has been heard (a phone's
-    /// run too, `PhoneCalibrator`).
-    public static let pollsPerCheck = 10
 
     /// Each onset in the capture mapped to the media time heard when it was captured, then
     /// matched to the schedule (`ClickSchedule.delays(ofOnsetsHeardAt:)`): the delays of the

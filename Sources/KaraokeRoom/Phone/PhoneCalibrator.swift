@@ -34,35 +34,11 @@ struct PhoneCalibrator {
         player.load(track: TrackSource(left: signal, right: signal, sampleRate: player.sampleRate))
         slot.setTeeing(true)
         defer { slot.setTeeing(false) }
-        var reader = slot.calibrationChannel.makeReader()
+        var readers = [slot.calibrationChannel.makeReader()]
         player.play()
-
-        var recorded: [Float] = []
-        var stamps: [(index: Int, time: Double)] = []
-        var buffer = [Float](repeating: 0, count: 4800)
-        let deadline = Date().addingTimeInterval(schedule.duration + Self.listenPastEnd + 2)
-        var endedAt: Date?
-        var polls = 0
-        while Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-            while true {
-                let (n, t) = buffer.withUnsafeMutableBufferPointer { reader.read(into: $0) }
-                if n == 0 { break }
-                if let t { stamps.append((recorded.count, t)) }
-                recorded.append(contentsOf: buffer[0..<n])
-            }
-            // Every click heard: the rest of the track only waits for the longest delay (2 s).
-            polls += 1
-            if polls % LatencyCalibrator.pollsPerCheck == 0,
-               LatencyCalibrator.clickDelays(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate,
-                                             clock: player.clock, schedule: schedule).count == schedule.times.count {
-                break
-            }
-            if !player.isPlaying {
-                if endedAt == nil { endedAt = Date() }
-                if Date().timeIntervalSince(endedAt!) > Self.listenPastEnd { break }
-            }
-        }
+        let recording = ClickRecorder(schedule: schedule, listenPastEnd: Self.listenPastEnd)
+            .record(&readers, rates: [PhoneMicSlot.sampleRate], player: player)[0]
+        let (recorded, stamps) = (recording.samples, recording.stamps)
         let match = LatencyCalibrator.clickMatch(samples: recorded, stamps: stamps, rate: PhoneMicSlot.sampleRate,
                                                  clock: player.clock, schedule: schedule)
         let delays: [Double]
