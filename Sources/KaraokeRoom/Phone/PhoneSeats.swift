@@ -276,10 +276,10 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             if !hadBaseline, let baseline = holders[slot]!.drift.baseline {
                 room.logPhone("phone singer \(holder.name): the music arrives \(String(format: "%.1f", baseline * 1000)) ms late in its stream since its calibration (its timing is watched from there)")
             }
-            if let move = holders[slot]!.drift.statedMove, let baseline = holders[slot]!.drift.baseline {
+            if let move = holders[slot]!.drift.statedMove, let since = holders[slot]!.drift.moved {
                 room.logPhone("phone singer \(holder.name): the music now arrives \(String(format: "%.1f", move.lag * 1000)) ms late in its stream ("
                     + "\(String(format: "%+.1f", move.change * 1000)) ms since the last move, "
-                    + "\(String(format: "%+.1f", (move.lag - baseline) * 1000)) ms since its calibration)")
+                    + "\(String(format: "%+.1f", since * 1000)) ms since its calibration)")
             }
             phone.setNeedsCalibration(needs)
             let moved = String(format: "%+.1f", (holders[slot]!.drift.moved ?? 0) * 1000)
