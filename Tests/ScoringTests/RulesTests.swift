@@ -41,23 +41,71 @@ import Testing
     @Test func beatNeedsMostlyVoicedSamplesAboveTheGate() {
         let note = ReferenceNote(kind: .normal, text: "la", targetMidi: 60, start: 0, beatDuration: 0.1, beatCount: 1)
         let judge = BeatJudge(configuration: .init())
-        let quiet = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: 60, levelDb: -60) }
-        #expect(judge.judge(quiet[...], note: note).credit == 0)
+        let belowTheDetectorsFloor = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: 60, levelDb: -71) }
+        #expect(judge.judge(belowTheDetectorsFloor[...], note: note).credit == 0)
+        let quietButHeard = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: 60, levelDb: -65) }
+        #expect(judge.judge(quietButHeard[...], note: note).credit == 1, "the detector's voicing decides above its floor")
         let mostlyUnvoiced = [60, nil, nil, nil].enumerated().map { PitchSample(time: Double($0.offset) * 0.02, midi: $0.element, levelDb: -20) }
         #expect(judge.judge(mostlyUnvoiced[...], note: note).credit == 0)
         let oneStray = [60, 60, 70, 60.2].enumerated().map { PitchSample(time: Double($0.offset) * 0.02, midi: $0.element, levelDb: -20) }
         #expect(judge.judge(oneStray[...], note: note).credit == 1)
     }
 
-    @Test func rapCountsAnySoundAboveTheGate() {
+    /// Notes sung with a fade into their end (breath running out), the same singing at three
+    /// microphone gains: while the detector still hears the fade (down to −70 dBFS while it holds a
+    /// fading note), the score does not move.
+    @Test func aFadingSingerScoresTheSameOnAQuieterMicrophone() {
+        let line = ReferenceLine(index: 0, text: "la la la", start: 0, end: 3, notes: (0..<3).map { (k: Int) in
+            ReferenceNote(kind: .normal, text: "la", targetMidi: Double(60 + 2 * k), start: Double(k), beatDuration: 0.1, beatCount: 10)
+        })
+        let reference = ReferencePart(name: "P1", basis: .notes, lines: [line])
+        func total(gainDb: Double) -> Int {
+            var session = ScoringSession(reference: reference, configuration: .init(difficulty: .medium, micDelay: 0))
+            session.feed(contentsOf: (0..<300).map { i in
+                let t = Double(i) * 0.01, within = t - t.rounded(.down)
+                let level = -25 - 32 * within + gainDb  // −25 → −57 dBFS over each note
+                return PitchSample(time: t, midi: level >= -70 ? 60 + 2 * t.rounded(.down) : nil, levelDb: level)
+            })
+            return session.finish().total
+        }
+        #expect(total(gainDb: 0) == 10000)
+        #expect(total(gainDb: -10) == 10000, "10 dB less gain: the fades are still heard")
+        #expect(total(gainDb: -20) < 10000, "below the detector's floor the fades are silence")
+    }
+
+    @Test func rapCountsSoundNextToAVoiceAtAnyPitch() {
         let rap = ReferenceNote(kind: .rap, text: "yo", targetMidi: 60, start: 0, beatDuration: 0.1, beatCount: 1)
         let judge = BeatJudge(configuration: .init())
+        let hiss = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: nil, levelDb: -55) }
+        #expect(judge.judge(hiss[...], note: rap, voiceNearby: true).credit == 0, "a quiet room's noise does not rap")
         let unpitchedShout = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: nil, levelDb: -15) }
-        #expect(judge.judge(unpitchedShout[...], note: rap).credit == 1)
+        #expect(judge.judge(unpitchedShout[...], note: rap, voiceNearby: true).credit == 1, "a consonant beside its vowel")
+        #expect(judge.judge(unpitchedShout[...], note: rap, voiceNearby: false).credit == 0, "sound with no voice near it")
         let wrongPitch = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: 67, levelDb: -15) }
-        #expect(judge.judge(wrongPitch[...], note: rap).credit == 1)
+        #expect(judge.judge(wrongPitch[...], note: rap, voiceNearby: true).credit == 1)
         let silence = (0..<4).map { PitchSample(time: Double($0) * 0.02, midi: nil, levelDb: -80) }
-        #expect(judge.judge(silence[...], note: rap).credit == 0)
+        #expect(judge.judge(silence[...], note: rap, voiceNearby: true).credit == 0)
+    }
+
+    /// A line of rap notes. The speakers alone are loud at the microphone, but the detector,
+    /// knowing the backing, hears no voice in them: nothing. A rapper's voiced vowels with
+    /// 60 ms consonants between them: every beat.
+    @Test func theSpeakersDoNotRapForASilentSinger() {
+        let line = ReferenceLine(index: 0, text: "yo yo", start: 0, end: 2, notes: [
+            ReferenceNote(kind: .rap, text: "yo", targetMidi: 60, start: 0, beatDuration: 0.1, beatCount: 10),
+            ReferenceNote(kind: .goldenRap, text: "yo", targetMidi: 62, start: 1, beatDuration: 0.1, beatCount: 10),
+        ])
+        let reference = ReferencePart(name: "P1", basis: .notes, lines: [line])
+        func total(_ sample: (Double) -> PitchSample) -> Int {
+            var session = ScoringSession(reference: reference, configuration: .init(micDelay: 0))
+            session.feed(contentsOf: (0..<200).map { sample(Double($0) * 0.01) })
+            return session.finish().total
+        }
+        #expect(total { PitchSample(time: $0, midi: nil, levelDb: -22) } == 0)
+        #expect(total { t in
+            let consonant = (t * 100).rounded().truncatingRemainder(dividingBy: 20) < 6
+            return PitchSample(time: t, midi: consonant ? nil : 50 + 3 * (t * 10).rounded(.down).truncatingRemainder(dividingBy: 5), levelDb: consonant ? -30 : -20)
+        } == 10000)
     }
 
     @Test func lineBonusAndPerfection() {

@@ -76,10 +76,13 @@ import Testing
         json.removeValue(forKey: "toleranceRule")
         var rules = json["rules"] as! [String: Any]
         rules.removeValue(forKey: "unvoicedBridgeSeconds")
+        rules.removeValue(forKey: "soundGateDb")
+        rules["voicingGateDb"] = -50
         json["rules"] = rules
         let old = try JSONDecoder().decode(ScoringConfiguration.self, from: JSONSerialization.data(withJSONObject: json))
         #expect(old.toleranceRule == .exactCents)
         #expect(old.rules.unvoicedBridgeSeconds == 0)
+        #expect(old.rules.voicingGateDb == -50 && old.rules.soundGateDb == -50, "one gate for both, as it was")
         let current = try JSONDecoder().decode(ScoringConfiguration.self, from: JSONEncoder().encode(ScoringConfiguration()))
         #expect(current == ScoringConfiguration())
     }

@@ -2,7 +2,9 @@
 ///
 /// A beat counts as sung when at least half of its samples are voiced above the gate;
 /// its pitch is the median of the voiced samples' folded deviations, so one stray
-/// detector frame cannot flip the verdict.
+/// detector frame cannot flip the verdict. An unpitched beat (rap, participation slot) counts
+/// when at least half of its samples are sound and the detector heard a voice near it
+/// (`VoiceEvidence`).
 public struct BeatJudge: Sendable {
     public var configuration: ScoringConfiguration
 
@@ -10,12 +12,16 @@ public struct BeatJudge: Sendable {
         self.configuration = configuration
     }
 
-    public func judge(_ samples: ArraySlice<PitchSample>, note: ReferenceNote) -> BeatJudgement {
+    /// - Parameter voiceNearby: for unpitched notes only, whether `VoiceEvidence` heard a voice
+    ///   near the beat (without it, sound earns nothing); pitched beats ask the samples themselves.
+    public func judge(_ samples: ArraySlice<PitchSample>, note: ReferenceNote, voiceNearby: Bool = false) -> BeatJudgement {
         guard !samples.isEmpty, note.weight > 0 else { return .miss }
         let gate = configuration.rules.voicingGateDb
         guard let target = note.targetMidi, note.kind.isPitched else {
-            // Rap, golden rap and participation slots: any sound above the gate.
-            let sounding = samples.reduce(0) { $0 + ($1.levelDb >= gate ? 1 : 0) }
+            // Rap, golden rap and participation slots: sound above the sound gate, next to a voice.
+            guard voiceNearby else { return .miss }
+            let soundGate = configuration.rules.soundGateDb
+            let sounding = samples.reduce(0) { $0 + ($1.levelDb >= soundGate ? 1 : 0) }
             return BeatJudgement(credit: sounding * 2 >= samples.count ? 1 : 0, deviation: nil)
         }
         var deviations: [Double] = []

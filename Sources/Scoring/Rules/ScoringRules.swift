@@ -5,8 +5,16 @@ public struct ScoringRules: Sendable, Equatable, Codable {
     public var maxScore: Double
     /// Shared equally by the lines that have judged notes.
     public var lineBonusTotal: Double
-    /// A sample below this level counts as silence, whatever the detector says.
+    /// A pitched sample below this level counts as silence, whatever the detector says.
+    /// It is the lowest level the detector voices (`PitchDetectorConfiguration.holdLevelDb`, a
+    /// fading note it holds; new notes start at −60): the detector already weighs level,
+    /// periodicity and bleed, and a second, stricter gate only made the score follow the
+    /// microphone's gain (the quiet ends of well sung notes were dropped: at −50 dBFS, 10 dB
+    /// less gain cost a clean singer 582 points; docs/scoring.md, "Mic gain").
     public var voicingGateDb: Double
+    /// Rap notes and participation slots ask for sound, not pitch: a sample counts when it is
+    /// at least this loud. Above a quiet room's noise floor, so breathing and hiss do not rap.
+    public var soundGateDb: Double
     /// Longest unvoiced gap (seconds, between voiced samples) inside on-pitch singing that
     /// is filled in before judging (consonants, see `GapBridge`); 0 turns bridging off.
     public var unvoicedBridgeSeconds: Double
@@ -14,25 +22,28 @@ public struct ScoringRules: Sendable, Equatable, Codable {
     public static let defaultUnvoicedBridgeSeconds = 0.1
 
     public init(
-        maxScore: Double = 10000, lineBonusTotal: Double = 1000, voicingGateDb: Double = -50,
-        unvoicedBridgeSeconds: Double = ScoringRules.defaultUnvoicedBridgeSeconds
+        maxScore: Double = 10000, lineBonusTotal: Double = 1000, voicingGateDb: Double = -70,
+        soundGateDb: Double = -50, unvoicedBridgeSeconds: Double = ScoringRules.defaultUnvoicedBridgeSeconds
     ) {
         self.maxScore = maxScore
         self.lineBonusTotal = lineBonusTotal
         self.voicingGateDb = voicingGateDb
+        self.soundGateDb = soundGateDb
         self.unvoicedBridgeSeconds = unvoicedBridgeSeconds
     }
 
     private enum CodingKeys: String, CodingKey {
-        case maxScore, lineBonusTotal, voicingGateDb, unvoicedBridgeSeconds
+        case maxScore, lineBonusTotal, voicingGateDb, soundGateDb, unvoicedBridgeSeconds
     }
 
-    /// Rules saved before gap bridging existed did not bridge.
+    /// Rules saved before gap bridging existed did not bridge; rules saved before the two gates
+    /// were told apart used one gate for both.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         maxScore = try c.decode(Double.self, forKey: .maxScore)
         lineBonusTotal = try c.decode(Double.self, forKey: .lineBonusTotal)
         voicingGateDb = try c.decode(Double.self, forKey: .voicingGateDb)
+        soundGateDb = try c.decodeIfPresent(Double.self, forKey: .soundGateDb) ?? voicingGateDb
         unvoicedBridgeSeconds = try c.decodeIfPresent(Double.self, forKey: .unvoicedBridgeSeconds) ?? 0
     }
 

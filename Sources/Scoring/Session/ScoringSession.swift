@@ -21,6 +21,11 @@ public struct ScoringSession: Sendable {
     /// A sample this close to an empty beat window stands in for it (detector hops can
     /// be longer than short beats).
     static let nearestSampleReach = 0.03
+    /// How far outside a line its judging still looks: the nearest sample, a bridged gap, a voice
+    /// beside an unpitched beat.
+    private var lineReach: Double {
+        Self.nearestSampleReach + max(configuration.rules.unvoicedBridgeSeconds, VoiceEvidence.reach)
+    }
 
     public init(reference: ReferencePart, configuration: ScoringConfiguration) {
         self.reference = reference
@@ -89,7 +94,7 @@ public struct ScoringSession: Sendable {
         if nextLineIndex < reference.lines.count {
             let next = reference.lines[nextLineIndex]
             let keepFrom = min(next.notes.first?.start ?? next.start, line.judgedEnd)
-                - Self.nearestSampleReach - configuration.rules.unvoicedBridgeSeconds
+                - lineReach
             samples.removeFirst(Self.firstIndex(in: samples[...], notBefore: keepFrom))
         } else {
             samples.removeAll()
@@ -99,7 +104,7 @@ public struct ScoringSession: Sendable {
 
     private func judgeLine(_ line: ReferenceLine) -> LineResult {
         // The line's samples with consonant gaps inside on-pitch singing filled in.
-        let reach = Self.nearestSampleReach + configuration.rules.unvoicedBridgeSeconds
+        let reach = lineReach
         let first = line.notes.map(\.start).min() ?? line.start
         let lineSamples = GapBridge(configuration: configuration).bridge(
             samples[Self.firstIndex(in: samples[...], notBefore: first - reach)..<Self.firstIndex(
@@ -113,7 +118,10 @@ public struct ScoringSession: Sendable {
             var deviationCount = 0
             if note.weight > 0 {
                 for beat in 0..<note.beatCount {
-                    let verdict = judge.judge(Self.samples(in: lineSamples, for: note.beatWindow(beat)), note: note)
+                    let window = note.beatWindow(beat)
+                    let voiceNearby = !(note.targetMidi != nil && note.kind.isPitched)
+                        && VoiceEvidence.heard(in: lineSamples, around: window, voicingGateDb: configuration.rules.voicingGateDb)
+                    let verdict = judge.judge(Self.samples(in: lineSamples, for: window), note: note, voiceNearby: voiceNearby)
                     credited += verdict.credit
                     if let d = verdict.deviation {
                         deviationSum += d
