@@ -108,6 +108,26 @@ import Testing
         } == 10000)
     }
 
+    /// A rap line whose only voice comes right after its last beat: the live room closes the line
+    /// before that audio is in, so `karaoke score`, which has it, must not use it either.
+    @Test func aRapLineIsJudgedLiveAsOffline() {
+        let line = ReferenceLine(index: 0, text: "yo", start: 0, end: 0.2, notes: [
+            ReferenceNote(kind: .rap, text: "yo", targetMidi: 60, start: 0, beatDuration: 0.1, beatCount: 2),
+        ])
+        let reference = ReferencePart(name: "P1", basis: .notes, lines: [line])
+        let samples = (0..<40).map { i in
+            let t = Double(i) * 0.01
+            return PitchSample(time: t, midi: t >= 0.2 && t < 0.3 ? 62 : nil, levelDb: -20)
+        }
+        var offline = ScoringSession(reference: reference, configuration: .init(micDelay: 0))
+        offline.feed(contentsOf: samples)
+        var live = ScoringSession(reference: reference, configuration: .init(micDelay: 0))
+        live.feed(contentsOf: samples.filter { $0.time < 0.2 })
+        let closed = live.advance(to: 0.2)
+        #expect(closed.count == 1)
+        #expect(offline.finish().total == live.finish().total)
+    }
+
     @Test func lineBonusAndPerfection() {
         let rules = ScoringRules.ultraStar
         #expect(ScoringRules.perfection(lineScore: 98, lineMax: 100) == 1)

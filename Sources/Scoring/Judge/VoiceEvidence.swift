@@ -9,9 +9,12 @@ enum VoiceEvidence {
     /// How far from a voiced sample a beat's sound still counts (a consonant next to its vowel).
     static let reach = 0.1
 
-    /// `samples` in time order.
-    static func heard(in samples: [PitchSample], around window: Range<Double>, voicingGateDb: Double) -> Bool {
-        let from = window.lowerBound - reach, to = window.upperBound + reach
+    /// `samples` in time order. Nothing after `lineEnd` is asked: the live room closes a line as
+    /// soon as its audio up to there is analysed, and must judge it as `karaoke score` does.
+    static func heard(
+        in samples: [PitchSample], around window: Range<Double>, lineEnd: Double, voicingGateDb: Double
+    ) -> Bool {
+        let from = window.lowerBound - reach, to = min(window.upperBound + reach, lineEnd)
         var low = 0, high = samples.count
         while low < high {
             let mid = (low + high) / 2

@@ -120,7 +120,9 @@ public struct ScoringSession: Sendable {
                 for beat in 0..<note.beatCount {
                     let window = note.beatWindow(beat)
                     let voiceNearby = !(note.targetMidi != nil && note.kind.isPitched)
-                        && VoiceEvidence.heard(in: lineSamples, around: window, voicingGateDb: configuration.rules.voicingGateDb)
+                        && VoiceEvidence.heard(
+                            in: lineSamples, around: window, lineEnd: line.judgedEnd,
+                            voicingGateDb: configuration.rules.voicingGateDb)
                     let verdict = judge.judge(Self.samples(in: lineSamples, for: window), note: note, voiceNearby: voiceNearby)
                     credited += verdict.credit
                     if let d = verdict.deviation {
