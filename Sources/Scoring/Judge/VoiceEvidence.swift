@@ -14,13 +14,8 @@ enum VoiceEvidence {
     static func heard(
         in samples: [PitchSample], around window: Range<Double>, lineEnd: Double, voicingGateDb: Double
     ) -> Bool {
-        let from = window.lowerBound - reach, to = min(window.upperBound + reach, lineEnd)
-        var low = 0, high = samples.count
-        while low < high {
-            let mid = (low + high) / 2
-            if samples[mid].time < from { low = mid + 1 } else { high = mid }
-        }
-        var i = low
+        let to = min(window.upperBound + reach, lineEnd)
+        var i = ScoringSession.firstIndex(in: samples[...], notBefore: window.lowerBound - reach)
         while i < samples.count, samples[i].time < to {
             if samples[i].midi != nil, samples[i].levelDb >= voicingGateDb { return true }
             i += 1

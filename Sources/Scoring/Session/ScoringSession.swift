@@ -166,7 +166,7 @@ public struct ScoringSession: Sendable {
     }
 
     /// Index of the first sample with `time >= t` (binary search).
-    private static func firstIndex(in samples: ArraySlice<PitchSample>, notBefore t: Double) -> Int {
+    static func firstIndex(in samples: ArraySlice<PitchSample>, notBefore t: Double) -> Int {
         var low = samples.startIndex
         var high = samples.endIndex
         while low < high {
