@@ -591,7 +591,7 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
         host.send({"type": "play"})
         assert wait_for_state(host, lambda st: st["transport"] == "playing" and st["position"] >= 25, 60), host.state()
         ann_page.execute_script(f"window.phoneMic.delay.delayTime.value = {moved_ms / 1000}")
-        stepped_at = time.monotonic() - recording_started
+        stepped_at, stepped_wall = time.monotonic() - recording_started, time.time()
         # Once the room follows the move, her page says so beside her delay.
         shown_on_phone = wait(ann_page, lambda d: "moved since" in d.find_element("id", "phone-mic-delay").text and
                               d.find_element("id", "phone-mic-delay").text, timeout=30)
@@ -688,7 +688,18 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     print(f"the path's move across the page's {moved_ms} ms step, measured outside: {real_move:+.1f} ms; "
           f"stated by the room: {[change for _, change, _ in stated]}")
     assert real_move >= moved_ms / 2, (room_move, page_move)
-    assert any(abs(change - real_move) <= 20 for _, change, _ in stated), (real_move, stated, log)
+    # Under load the room's readings may reach the new lag in a few stated moves (+98.8, -10.2,
+    # +9.6, +20 for a real +119.3 ms): what counts is where they stand once the outside measure
+    # has (3 s after the step) against where they stood before it.
+    import datetime
+    timeline = [(datetime.datetime.strptime(when, "%Y-%m-%dT%H:%M:%S%z").timestamp(), float(lag)) for when, lag in re.findall(
+        r"^(\S+) info karaoke.room: \[KaraokeRoom\] phone singer Ann: the music (?:now )?arrives ([0-9.]+) ms late in its stream",
+        log, re.M)]
+    held_before = [lag for when, lag in timeline if when < stepped_wall - 1]
+    held_after = [lag for when, lag in timeline if stepped_wall - 1 <= when <= stepped_wall + 4]
+    assert held_before and held_after, (timeline, stepped_wall)
+    print(f"the room's lag before the step {held_before[-1]:.1f} ms, 4 s after it {held_after[-1]:.1f} ms")
+    assert abs(held_after[-1] - held_before[-1] - real_move) <= 20, (real_move, timeline, stepped_wall)
     # The flag is where the music then arrived, against her calibration's lag.
     assert any(abs(since - float(flagged[1])) <= 0.15 for _, _, since in stated), (stated, flagged[1])
     # The re-calibration after the song finds the last move.
