@@ -12,6 +12,7 @@ backing: a guest who does not sing. Chromium picks its PulseAudio source from PU
 """
 import base64
 import bisect
+import datetime
 import json
 import math
 import os
@@ -341,6 +342,19 @@ def click_pairs(played, sent, rate, near=None, tolerance=0.04):
     return best
 
 
+def frame_starts_of(blob, first_index, frame_count):
+    """Each sent frame's first sample in the stream (16-byte header + 240 samples per frame)."""
+    return [struct.unpack_from("<Q", blob, k * 496 + 4)[0] - first_index for k in range(frame_count)]
+
+
+def clock_offset_at(stream_sample, frame_starts, sent_times, offsets):
+    """The clock offset the server held when the frame holding `stream_sample` came: the last
+    one the page sent before that frame."""
+    frame = max(0, bisect.bisect_right(frame_starts, stream_sample) - 1)
+    sent_at = sent_times[min(frame, len(sent_times) - 1)]
+    return max((o for o in offsets if o[0] <= sent_at), key=lambda o: o[0], default=offsets[0])[1]
+
+
 def test_calibration_measures_a_known_phone_delay(room_audio, singing_song, tmp_path):
     """The same phone page calibrated three times: as it is, made 150 ms slower (its capture
     DelayNode), then back. The true change between calibrations is measured outside the server,
@@ -391,8 +405,7 @@ def test_calibration_measures_a_known_phone_delay(room_audio, singing_song, tmp_
         server.stop()
     first, slow, again = measured
     first_index, stream, frame_count, jumps = frames_to_stream(blob)
-    # Each sent frame's first sample in the stream (16-byte header + 240 samples per frame).
-    frame_starts = [struct.unpack_from("<Q", blob, k * 496 + 4)[0] - first_index for k in range(frame_count)]
+    frame_starts = frame_starts_of(blob, first_index, frame_count)
     played = np.fromfile(tmp_path / "played.raw", dtype="<f4")
     played_clicks, sent_clicks = click_places(played, rate), click_places(stream, rate)
 
@@ -402,9 +415,7 @@ def test_calibration_measures_a_known_phone_delay(room_audio, singing_song, tmp_
     # Per calibration, the median of its clicks, as the calibrator takes; only changes count
     # (the recording's start is arbitrary).
     def offset_for(stream_sample):
-        frame = max(0, bisect.bisect_right(frame_starts, stream_sample) - 1)
-        sent_at = sent_times[min(frame, len(sent_times) - 1)]
-        return max((o for o in offsets if o[0] <= sent_at), key=lambda o: o[0], default=offsets[0])[1]
+        return clock_offset_at(stream_sample, frame_starts, sent_times, offsets)
 
     lags, held, stamp_lags, near = [], [], [], None
     for start, end in spans:
@@ -555,7 +566,7 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     her again after the song: she still scores like the PulseAudio mic hearing the same air.
 
     The path's real move is measured outside the server: the speakers' playback as PulseAudio
-    records it, found window by window in the frames the page sent. On a loaded box Chromium's
+    records it, found window by window in the test's air, and the air found in the frames the page sent. On a loaded box Chromium's
     capture drops whole chunks (21.3 ms at 48 kHz) by itself, so the move is not always the
     page's 120 ms (a CI run: +76.4 ms, the step less two chunks), and the room must state what
     really happened."""
@@ -579,7 +590,6 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
         ann_seat = next(s["singer"] for s in state["singers"] if s.get("source") == "phone")
         pulse_delay = calibrate_pulse(host, 0)
         ann_delay = calibrate_phone(ann_page)
-        # What the room's speakers played, as PulseAudio records it (a long buffer: nothing dropped).
         recording_started = time.monotonic()
         # What the room's speakers played and the air her phone hears (left; right: the playback
         # alone), as PulseAudio records them (long buffers: nothing dropped).
@@ -627,9 +637,9 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     # Her path outside the server, in two parts: the speakers' playback into the air (the test's
     # room, found in the air's right channel), and the air she hears (left) into what her page
     # sent, with the clock offset the page had sent for each frame (the server maps her stream
-    # through it). Both parts hear the very same sound at each end, so every window matches.
+    # through it). Each part has the very same sound at both ends, so its windows match closely.
     first_index, stream, frame_count, jumps = frames_to_stream(blob)
-    frame_starts = [struct.unpack_from("<Q", blob, k * 496 + 4)[0] - first_index for k in range(frame_count)]
+    frame_starts = frame_starts_of(blob, first_index, frame_count)
     played = np.fromfile(tmp_path / "played.raw", dtype="<f4")
     air = np.fromfile(tmp_path / "air.raw", dtype="<f4")
     heard, alone = air[0::2], air[1::2]
@@ -645,9 +655,7 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     into_stream = onset_lag(stream, heard, song_start + into_air, rate)
 
     def offset_for(stream_sample):
-        frame = max(0, bisect.bisect_right(frame_starts, stream_sample) - 1)
-        sent_at = sent_times[min(frame, len(sent_times) - 1)]
-        return max((o for o in offsets if o[0] <= sent_at), key=lambda o: o[0], default=offsets[0])[1]
+        return clock_offset_at(stream_sample, frame_starts, sent_times, offsets)
 
     step = int(stepped_at * rate)
     span = (step - 4 * rate, step + 4 * rate)
@@ -691,7 +699,6 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     # Under load the room's readings may reach the new lag in a few stated moves (+98.8, -10.2,
     # +9.6, +20 for a real +119.3 ms): what counts is where they stand once the outside measure
     # has (3 s after the step) against where they stood before it.
-    import datetime
     timeline = [(datetime.datetime.strptime(when, "%Y-%m-%dT%H:%M:%S%z").timestamp(), float(lag)) for when, lag in re.findall(
         r"^(\S+) info karaoke.room: \[KaraokeRoom\] phone singer Ann: the music (?:now )?arrives ([0-9.]+) ms late in its stream",
         log, re.M)]
