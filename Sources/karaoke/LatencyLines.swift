@@ -8,7 +8,8 @@ import KaraokeRoom
 enum LatencyLines {
     static func lines(engine: PlaybackEngine, output: String?, live: LiveScoringFactory.Live?) -> [String] {
         let measured = firstReading { engine.outputLatency }.map { "output latency \(milliseconds($0))" }
-        var lines = ["\(measured ?? "output latency not measured yet") on \(output ?? "the default sink")"]
+        var lines = ["\(measured ?? "output latency not measured yet") on \(output ?? "the default sink")",
+                     "playback thread: \(engine.playbackThreadPriority)"]
         guard let live else { return lines }
         for (singer, source) in live.sources.enumerated() {
             guard let first = live.session.microphone(singer: singer, seat: nil) else { continue }

@@ -137,6 +137,13 @@ struct ServeCommand: AsyncParsableCommand {
                 room.publishDevice(DevicePayload(event))
             }
         }
+        let underrunWatch = (player as? PlaybackEngine).map { engine in
+            UnderrunWatch(engine: engine) { [logger] new, total in
+                let times = new == 1 ? "once" : "\(new) times"
+                logger.warning("audio: the speakers went silent \(times) in the last 2 s (\(total) since start): the playback buffer ran dry; the box is short of CPU (playback thread: \(engine.playbackThreadPriority))")
+            }
+        }
+        defer { underrunWatch?.stop() }
         var tlsSetup: TLSSetup.Prepared?
         if tlsEnabled {
             let joinHost = JoinAddress.choose(listenHost: host, plainPort: port, tlsPort: tlsPort,

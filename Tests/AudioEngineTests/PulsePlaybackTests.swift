@@ -1,5 +1,6 @@
 @testable import AudioEngine
 import Foundation
+import Synchronization
 import Testing
 
 /// Playback through the private PulseAudio daemon (scripts/lib/pulse-test-env.sh), checked by
@@ -115,6 +116,27 @@ extension PulseAudioTests {
         // the two cores, one to three seeks in a hundred were 2–10 ms off (docs/audio-engine.md).
         #expect(summary.p95 <= 0.005, "\(summary)")
         #expect(summary.max <= 0.02, "\(summary)")
+    }
+
+    /// The playback thread asks for priority at its first buffer and says what it got; when it is
+    /// held off anyway (here: the test holds the mainloop lock it renders under for 300 ms), the
+    /// speakers go silent, the engine counts it and the watcher reports it off the audio thread.
+    @Test func aStarvedPlaybackThreadIsCountedAndReported() throws {
+        let rig = try SpeakerRig(track: TestSignals.sine(440, seconds: 6), name: "starved.wav")
+        defer { rig.close() }
+        let engine = rig.engine
+        let reports = Mutex<[(Int, Int)]>([])
+        let watch = UnderrunWatch(engine: engine, interval: 0.1) { new, total in reports.withLock { $0.append((new, total)) } }
+        defer { watch.stop() }
+        engine.play()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(engine.playbackThreadPriority != .unknown, "asked at the first buffer")
+        let before = engine.underruns
+        engine.pulse.withLock { Thread.sleep(forTimeInterval: 0.3) }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(engine.underruns >= before + 1, "a 300 ms stall of a 40 ms buffer: \(before) -> \(engine.underruns)")
+        let seen = reports.withLock { $0 }
+        #expect(seen.map(\.0).reduce(0, +) == engine.underruns && seen.last?.1 == engine.underruns, "\(seen)")
     }
 }
 }

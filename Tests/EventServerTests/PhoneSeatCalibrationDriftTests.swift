@@ -113,6 +113,32 @@ struct PhoneSeatCalibrationDriftTests {
         #expect(!back && drift.correction(flagged: back, current: 0.09) == 0)
     }
 
+    /// Readings taken while no song plays (the backing's tail as a song ends, a calibration's
+    /// clicks) are passed over, and not picked up later when a song plays again: the move the
+    /// song left stays what the seat is flagged and followed by.
+    @Test func readingsWhileNoSongPlaysAreNotTheSongsPath() {
+        var drift = CalibrationDrift()
+        var count = 0
+        func round(_ lag: Double, at now: Double, playing: Bool = true) -> Bool {
+            count += 1
+            return drift.update(calibration: 1, lag: (lag, count), now: now, songPlaying: playing)
+        }
+        for t in stride(from: 0.0, through: 3, by: 0.5) { _ = round(0.24, at: t) }
+        _ = round(0.36, at: 10)
+        #expect(round(0.36, at: 13.5))
+        #expect(abs((drift.moved ?? 0) - 0.12) < 1e-9)
+        // The song ends; a reading 80 ms back comes with the stop: not stated, not followed.
+        let ended = round(0.28, at: 14, playing: false)
+        #expect(ended && drift.statedMove == nil && abs((drift.moved ?? 0) - 0.12) < 1e-9)
+        #expect(abs(drift.correction(flagged: ended, current: 0.12) - 0.12) < 1e-9)
+        // The next song's first round holds no new reading: the skipped one is not taken up.
+        let nextSong = drift.update(calibration: 1, lag: (0.28, count), now: 20, songPlaying: true)
+        #expect(nextSong && abs((drift.moved ?? 0) - 0.12) < 1e-9)
+        // A fresh reading while a song plays counts again.
+        _ = round(0.37, at: 21)
+        #expect(abs((drift.moved ?? 0) - 0.13) < 1e-9 && drift.statedMove != nil)
+    }
+
     /// A room whose phone seats are scored by a live session (as `serve` wires them).
     private final class LivePhoneRoom {
         let server: EventServer
@@ -164,8 +190,17 @@ struct PhoneSeatCalibrationDriftTests {
     }
 
     @Test func aPhoneWhoseMusicLagMovedSinceItsCalibrationIsMarkedInTheState() throws {
-        let room = try LivePhoneRoom()
+        // A song plays throughout: readings count only then (`CalibrationDrift.update`).
+        let long = FixedSongCatalog([CatalogEntry(id: "long", song: TestSong.make(), error: nil, backingTrackPath: nil, duration: 60)])
+        let room = try LivePhoneRoom(catalog: long)
         defer { room.stop() }
+        let host = try WebSocketTestClient(port: room.server.port)
+        _ = try host.waitFor("hello")
+        try host.sendText(#"{"type":"hello","role":"host","pin":"4321"}"#)
+        _ = try #require(try host.waitFor("hello") { ($0["role"] as? String) == "host" })
+        try host.sendText(#"{"type":"queueAdd","songId":"long"}"#)
+        try host.sendText(#"{"type":"play"}"#)
+        _ = try #require(try host.waitFor("state") { ($0["transport"] as? String) == "playing" })
         let client = try WebSocketTestClient(port: room.server.port)
         _ = try client.waitFor("hello")
         try client.sendText(#"{"type":"phoneMic","name":"Ann"}"#)

@@ -12,7 +12,6 @@ backing: a guest who does not sing. Chromium picks its PulseAudio source from PU
 """
 import base64
 import bisect
-import datetime
 import json
 import math
 import os
@@ -526,6 +525,46 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     assert bob <= 300, bob
 
 
+class LogTail:
+    """The server's log as it grows, each line with the wall time the test read it (every
+    50 ms): the log's own stamps are whole seconds, too coarse for where a reading stood."""
+
+    def __init__(self, server):
+        self.path = pathlib.Path(server.log.name)
+        self.lines = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._follow, daemon=True)
+        self._thread.start()
+
+    def _follow(self):
+        offset, partial = 0, b""
+        while not self._stop.wait(0.05):
+            with open(self.path, "rb") as log:
+                log.seek(offset)
+                data = log.read()
+            offset += len(data)
+            *complete, partial = (partial + data).split(b"\n")
+            now = time.time()
+            self.lines.extend((now, line.decode("utf-8", "replace")) for line in complete)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+
+
+def held_value(timeline, begin, end, step=0.1):
+    """The median over wall times `begin`…`end` of a value that holds from each stamped
+    statement in `timeline` [(wall time, value)] to the next; None where nothing was stated yet."""
+    import numpy as np
+    samples = []
+    for k in range(int(round((end - begin) / step)) + 1):
+        at = begin + k * step
+        stated = [value for when, value in timeline if when <= at]
+        if stated:
+            samples.append(stated[-1])
+    return float(np.median(samples)) if samples else None
+
+
 def path_lags(later, earlier, rate, start_lag, begin, end, window=0.2, search=0.15, quality=0.9):
     """Where each window of the recording `earlier` (from sample `begin` to `end`, every 0.1 s)
     sits in `later`, which carries the same sound further down the path: [(earlier sample,
@@ -578,6 +617,7 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     moved_ms = 120
     rate = 24000
     server = room_server(singing_song, tmp_path, ["--mic", "room_left", "--singer", "Pulse"])
+    tail = LogTail(server)
     ann_page = chromium("room_left")
     recorders = []
     try:
@@ -625,6 +665,7 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
             recorder.wait()
         ann_page.quit()
         server.stop()
+        tail.stop()
         log = "".join(line for line in server.output().splitlines(True) if "phone" in line or "calibrat" in line)
         print("server log:", log)
     pulse, ann = finals[0]["score"], finals[ann_seat]["score"]
@@ -658,13 +699,18 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
         return clock_offset_at(stream_sample, frame_starts, sent_times, offsets)
 
     step = int(stepped_at * rate)
-    span = (step - 4 * rate, step + 4 * rate)
+    # Before the step: 4 s up to a quarter second short of it; after: from half a second to 6 s
+    # (the room's readings take a block or two to move, and longer on a loaded box).
+    before_window, after_window = (-4, -0.25), (0.5, 6)
+    span = (step - 4 * rate, step + 6 * rate)
     room_track = path_lags(alone, played, rate, into_air, *span)
     page_track = path_lags(stream, heard, rate, into_stream, span[0] + into_air, span[1] + into_air)
 
     def across_step(track, shift, to_ms):
-        before = [to_ms(at, lag) for at, lag in track if step - 4 * rate <= at - shift <= step - rate // 4]
-        after = [to_ms(at, lag) for at, lag in track if step + rate // 2 <= at - shift <= step + 3 * rate]
+        before = [to_ms(at, lag) for at, lag in track
+                  if step + before_window[0] * rate <= at - shift <= step + before_window[1] * rate]
+        after = [to_ms(at, lag) for at, lag in track
+                 if step + after_window[0] * rate <= at - shift <= step + after_window[1] * rate]
         assert len(before) >= 10 and len(after) >= 10, (len(before), len(after), track)
         return float(np.median(after) - np.median(before))
 
@@ -672,7 +718,7 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     page_move = across_step(page_track, into_air, lambda at, lag: 1000 * (lag / rate + offset_for(at + lag)))
     real_move = room_move + page_move
     print(f"her path outside the server across the page's {moved_ms} ms step: the room's air {room_move:+.1f} ms "
-          f"({len(room_track)} of 80 windows matched), the page {page_move:+.1f} ms ({len(page_track)} of 80); "
+          f"({len(room_track)} of 100 windows matched), the page {page_move:+.1f} ms ({len(page_track)} of 100); "
           f"index jumps {jumps[:10]}")
 
     flagged = re.search(r"phone singer Ann: the music arrives ([+-][0-9.]+) ms off where it did after its calibration"
@@ -696,17 +742,19 @@ def test_a_phone_whose_capture_path_grows_mid_song_is_scored_where_its_audio_now
     print(f"the path's move across the page's {moved_ms} ms step, measured outside: {real_move:+.1f} ms; "
           f"stated by the room: {[change for _, change, _ in stated]}")
     assert real_move >= moved_ms / 2, (room_move, page_move)
-    # Under load the room's readings may reach the new lag in a few stated moves (+98.8, -10.2,
-    # +9.6, +20 for a real +119.3 ms): what counts is where they stand once the outside measure
-    # has (3 s after the step) against where they stood before it.
-    timeline = [(datetime.datetime.strptime(when, "%Y-%m-%dT%H:%M:%S%z").timestamp(), float(lag)) for when, lag in re.findall(
-        r"^(\S+) info karaoke.room: \[KaraokeRoom\] phone singer Ann: the music (?:now )?arrives ([0-9.]+) ms late in its stream",
-        log, re.M)]
-    held_before = [lag for when, lag in timeline if when < stepped_wall - 1]
-    held_after = [lag for when, lag in timeline if stepped_wall - 1 <= when <= stepped_wall + 4]
-    assert held_before and held_after, (timeline, stepped_wall)
-    print(f"the room's lag before the step {held_before[-1]:.1f} ms, 4 s after it {held_after[-1]:.1f} ms")
-    assert abs(held_after[-1] - held_before[-1] - real_move) <= 20, (real_move, timeline, stepped_wall)
+    # The room's side over the same seconds: where its stated lag stood (each statement holds
+    # until the next), as a median, after the step against before it. Under load its readings
+    # reach a new lag in a few stated moves (+98.8, -10.2, +9.6, +20 for a real +119.3 ms) and
+    # wobble by 10-20 ms between moves; a median over seconds is what they say. The after
+    # window starts a second later than outside: a reading needs its blocks of audio analysed.
+    timeline = [(when, float(lag)) for when, line in tail.lines for lag in re.findall(
+        r"phone singer Ann: the music (?:now )?arrives ([0-9.]+) ms late in its stream", line)]
+    held_before = held_value(timeline, stepped_wall + before_window[0], stepped_wall + before_window[1])
+    held_after = held_value(timeline, stepped_wall + after_window[0] + 1, stepped_wall + after_window[1])
+    assert held_before is not None and held_after is not None, (timeline, stepped_wall)
+    print(f"the room's stated lag before the step {held_before:.1f} ms, after it {held_after:.1f} ms "
+          f"({held_after - held_before:+.1f} ms)")
+    assert abs(held_after - held_before - real_move) <= 20, (real_move, timeline, stepped_wall)
     # The flag is where the music then arrived, against her calibration's lag.
     assert any(abs(since - float(flagged[1])) <= 0.15 for _, _, since in stated), (stated, flagged[1])
     # The re-calibration after the song finds the last move.
@@ -969,6 +1017,12 @@ def test_eight_phones_at_once(room_audio, singing_song, tmp_path):
         server.stop()
     load = os.getloadavg()[0]
     gaps_alone, gaps_phones = output_gaps(tmp_path / "alone.raw"), output_gaps(tmp_path / "phones.raw")
+    # What the server itself says: its playback thread's priority and the underruns it counted.
+    said = server.output()
+    priority = re.search(r"playback thread: (.*)", said)
+    counted = re.findall(r"the speakers went silent .* \(([0-9]+) since start\)", said)
+    print(f"\nserver: playback thread {priority[1] if priority else '(not stated)'}; "
+          f"underruns it reported: {counted[-1] if counted else 0}")
     lat = np.array(latencies) * 1000
     print(f"\n8 phones: server CPU {idle_cpu * 100:.1f} % of a core playing with no phone, {busy_cpu * 100:.1f} % with 8 "
           f"-> {(busy_cpu - idle_cpu) / 8 * 100:.1f} % per phone; up {up / 1000:.1f} kB/s, down {down / 1000:.1f} kB/s per phone; "

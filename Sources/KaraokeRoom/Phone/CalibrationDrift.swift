@@ -41,7 +41,12 @@ struct CalibrationDrift: Sendable {
     /// One watch round (every 250 ms): whether the seat should calibrate again now. `calibration`
     /// is which calibration the seat's delay is from (nil: none while seated: nothing to compare
     /// with); `lag` the newest backing lag with its reading count (only new readings count).
-    mutating func update(calibration: Int?, lag: (seconds: Double, readings: Int)?, now: Double) -> Bool {
+    /// `songPlaying` false (a song's end, the clicks of a calibration, an idle room): readings
+    /// are passed over, not kept for later. The backing's tail and the clicks are no song: a
+    /// reading taken as a song ended stated −80.7 ms for a path the re-calibration then found
+    /// where the song had left it.
+    mutating func update(calibration: Int?, lag: (seconds: Double, readings: Int)?, now: Double,
+                         songPlaying: Bool = true) -> Bool {
         if calibration != self.calibration {
             self = CalibrationDrift()
             self.calibration = calibration
@@ -50,6 +55,7 @@ struct CalibrationDrift: Sendable {
         statedMove = nil
         guard let lag, lag.readings != readings else { return isAway(now: now) }
         readings = lag.readings
+        guard songPlaying else { return isAway(now: now) }
         guard let baseline else {
             if let settling, abs(lag.seconds - settling.lag) <= Self.steadiness {
                 if now - settling.since >= Self.settle { baseline = settling.lag; stated = settling.lag }

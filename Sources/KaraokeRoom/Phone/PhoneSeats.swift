@@ -261,6 +261,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     /// whose holder did not come back released, and a `state` when a status changed.
     private func watch() {
         let now = HostClock.now()
+        let window = room.phoneRecalibrationWindow
         var changed = false
         var changes: [(name: String, status: String?)] = []
         for (slot, holder) in holders {
@@ -272,7 +273,8 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
             let phone = slots[slot]
             let status = phone.status(now: now)
             let hadBaseline = holder.drift.baseline != nil
-            let needs = holders[slot]!.drift.update(calibration: phone.calibration, lag: phone.backingLag, now: now)
+            let needs = holders[slot]!.drift.update(calibration: phone.calibration, lag: phone.backingLag, now: now,
+                                                    songPlaying: window == .playing)
             if !hadBaseline, let baseline = holders[slot]!.drift.baseline {
                 room.logPhone("phone singer \(holder.name): the music arrives \(String(format: "%.1f", baseline * 1000)) ms late in its stream since its calibration (its timing is watched from there)")
             }
