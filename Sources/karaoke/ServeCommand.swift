@@ -137,10 +137,11 @@ struct ServeCommand: AsyncParsableCommand {
                 room.publishDevice(DevicePayload(event))
             }
         }
+        let underrunInterval = 2.0
         let underrunWatch = (player as? PlaybackEngine).map { engine in
-            UnderrunWatch(engine: engine) { [logger] new, total in
+            UnderrunWatch(engine: engine, interval: underrunInterval) { [logger] new, total in
                 let times = new == 1 ? "once" : "\(new) times"
-                logger.warning("audio: the speakers went silent \(times) in the last 2 s (\(total) since start): the playback buffer ran dry; the box is short of CPU (playback thread: \(engine.playbackThreadPriority))")
+                logger.warning("audio: the speakers went silent \(times) in the last \(Int(underrunInterval)) s (\(total) since start): the playback buffer ran dry; the box is short of CPU (playback thread: \(engine.playbackThreadPriority))")
             }
         }
         defer { underrunWatch?.stop() }

@@ -23,8 +23,9 @@ set-default-source mic
 PA
   # Real-time I/O threads and nice -11, as Debian's daemon.conf gives a desktop's PulseAudio: the
   # test room's sound server must not be starved by the browsers and phones a test runs beside it
-  # (the guide's --realtime=no left a null sink's thread at ordinary priority: playback gaps with 8
-  # phones at load 2.8). Where it is not permitted PulseAudio says so in its log and goes on.
+  # (the guide's --realtime=no left its null sinks' threads at ordinary priority; the measured
+  # gaps with 8 phones were the client's thread: docs/audio-engine.md). Where it is not
+  # permitted PulseAudio says so in its log and goes on.
   pulseaudio -n -F "$PA_DIR/test.pa" --daemonize=no --exit-idle-time=-1 --disallow-exit \
     --realtime=yes --high-priority=yes --enable-memfd=no --log-target=file:"$PA_DIR/pulse.log" &
   PA_PID=$!
