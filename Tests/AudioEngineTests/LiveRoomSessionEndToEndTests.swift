@@ -130,7 +130,7 @@ extension PulseAudioTests {
         guard let state, let output = state.outputLatencyMs else { return }
         let engineOutput = try #require(fixture.engine.outputLatency) * 1000
         print("state: output latency \(output) ms (engine now \(engineOutput) ms), inputs \(state.singers.map { $0.inputLatencyMs ?? -1 }) ms")
-        // The engine asks for a 40 ms buffer; the null sink adds little. A constant or a unit slip would miss this.
+        // The engine asks for a 100 ms buffer; the null sink adds little. A constant or a unit slip would miss this.
         #expect(output > 5 && output < 250, "output latency \(output) ms")
         #expect(abs(output - engineOutput) < 30, "state \(output) ms vs engine \(engineOutput) ms")
         let engineInput = try #require(fixture.capture.inputLatency) * 1000

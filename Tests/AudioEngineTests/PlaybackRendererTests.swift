@@ -95,7 +95,7 @@ extension PlaybackRendererTests {
     /// "Changing key or tempo while playing causes no gap or click longer than one buffer":
     /// a steady 440 Hz sine, rendered in 10 ms blocks (the write callback's `minreq`) while key
     /// and tempo change every 0.3 s, never falls silent (no 10 ms window below 20 % of the steady
-    /// level), dips below half its level for at most one 40 ms buffer (`bufferDuration`) in a
+    /// level), dips below half its level for at most 40 ms (the stream buffer was 40 ms) in a
     /// row, and never jumps between samples more than a sine of the highest pitch reached can.
     /// (Each change is a 5 ms fade out and in around the re-primed stretcher; see
     /// docs/audio-engine.md.)

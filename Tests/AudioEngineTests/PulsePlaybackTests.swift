@@ -99,9 +99,11 @@ extension PulseAudioTests {
             recorder.clear()
             let seekHost = HostClock.now()
             engine.seek(to: target)
-            recorder.record(for: 0.36)
-            // The first click of the new position (clicks before `target` are the old audio's).
-            let heard = recorder.heardClicks(period: period, after: seekHost + 0.05, clock: engine.clock)
+            recorder.record(for: 0.4)
+            // The first click of the new position: the old audio, rendered before the seek, is
+            // heard for one output latency (the stream buffer) plus the callback and fade after it.
+            let oldAudioHeardUntil = seekHost + (engine.outputLatency ?? 0.1) + 0.04
+            let heard = recorder.heardClicks(period: period, after: oldAudioHeardUntil, clock: engine.clock)
             guard let first = heard.first(where: { $0.click >= target }) else { continue }
             #expect(first.click <= target + 0.5, "click \(first.click) after seek to \(target)")
             errors.append(first.error)
@@ -134,9 +136,57 @@ extension PulseAudioTests {
         let before = engine.underruns
         engine.pulse.withLock { Thread.sleep(forTimeInterval: 0.3) }
         Thread.sleep(forTimeInterval: 0.5)
-        #expect(engine.underruns >= before + 1, "a 300 ms stall of a 40 ms buffer: \(before) -> \(engine.underruns)")
+        #expect(engine.underruns >= before + 1, "a 300 ms stall of a 100 ms buffer: \(before) -> \(engine.underruns)")
         let seen = reports.withLock { $0 }
         #expect(seen.map(\.0).reduce(0, +) == engine.underruns && seen.last?.1 == engine.underruns, "\(seen)")
+    }
+
+    /// The end of the track is rendered a stream buffer before the speakers play it; the engine
+    /// says "playing" until it is heard (the room ends the song on that, and a room that saw it
+    /// stop 60 ms early took the end for a lost device and never finished the song).
+    @Test func theTrackPlaysUntilItsEndIsHeard() throws {
+        let rig = try SpeakerRig(track: TestSignals.sine(440, seconds: 1.5), name: "ends.wav")
+        defer { rig.close() }
+        let engine = rig.engine
+        engine.play()
+        let deadline = Date().addingTimeInterval(5)
+        while engine.isPlaying && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        let atStop = engine.position
+        #expect(!engine.isPlaying, "still playing after 5 s of a 1.5 s track")
+        #expect(engine.state == .stopped)
+        #expect(atStop >= 1.5 - 0.005, "stopped at \(atStop) s of 1.5 s: the end was not heard yet")
+        print("track end: playing turned false at \(atStop) s of 1.5 s (output latency \((engine.outputLatency ?? -1) * 1000) ms)")
+        // A control call after the end is the listener's: play again starts over.
+        engine.play()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(engine.isPlaying && engine.position < 0.5, "replay at \(engine.position)")
+    }
+
+    /// The stream buffer is the room's headroom: a playback thread held off for 40 ms five times
+    /// leaves the tone playing without a silent window and without an underrun. (The earlier
+    /// 40 ms buffer, which ran dry at live key changes beside busy work, left PulseAudio's
+    /// `ADJUST_LATENCY` about 30 ms of it past the sink's share and failed this every time.)
+    @Test func aPlaybackThreadHeldOffFortyMillisecondsLeavesNoGap() throws {
+        let rig = try SpeakerRig(track: TestSignals.sine(440, seconds: 6), name: "held-off.wav")
+        defer { rig.close() }
+        let (engine, recorder) = (rig.engine, rig.recorder)
+        engine.play()
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = engine.underruns
+        recorder.clear()
+        recorder.record(for: 0.3)
+        for _ in 0..<5 {
+            engine.pulse.withLock { Thread.sleep(forTimeInterval: 0.04) }
+            recorder.record(for: 0.3)
+        }
+        #expect(engine.underruns == before, "40 ms holds ran the buffer dry: \(before) -> \(engine.underruns)")
+        print("held off 5 × 40 ms: underruns \(before) -> \(engine.underruns), output latency \((engine.outputLatency ?? -1) * 1000) ms")
+        let x = recorder.samples
+        let steady = TestSignals.rms(x[0..<Int(0.25 * TestSignals.rate)])
+        #expect(steady > 0.2, "the tone did not play: rms \(steady)")
+        let tone = ToneContinuity(x[...], steady: steady)
+        #expect(tone.levels.count > 150, "recorded \(tone.levels.count) windows")
+        #expect(tone.levels.min()! > 0.9, "a 10 ms window dipped: levels % \(tone.envelope)")
     }
 }
 }

@@ -12,8 +12,12 @@ public final class PlaybackEngine: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Sink name; `nil` follows the server's default sink.
         public var device: String?
-        /// Target buffer between us and the sink (PulseAudio `tlength`).
-        public var bufferDuration: Double = 0.04
+        /// Target buffer between us and the sink (PulseAudio `tlength`): how long the playback
+        /// thread may be held off before the speakers go silent. 100 ms, not 40: a thread without
+        /// real-time rights beside busy work ran a 40 ms buffer dry at every live key change
+        /// (docs/audio-engine.md). The clock maps what is heard exactly, so only control calls
+        /// (pause, seek, key) are heard that much later.
+        public var bufferDuration: Double = 0.1
         /// How often the callback is asked for more (PulseAudio `minreq`).
         public var requestDuration: Double = 0.01
         public var clientName = "karaoke"
@@ -137,7 +141,13 @@ public final class PlaybackEngine: @unchecked Sendable {
         return clock.mediaTimeNow() ?? 0
     }
 
-    public var isPlaying: Bool { transport.requestedState == .playing }
+    /// True while the listener hears the song: asked to play, or stopped by the track's end
+    /// that the speakers have not played yet (it is rendered a stream buffer ahead).
+    public var isPlaying: Bool {
+        if transport.requestedState == .playing { return true }
+        guard let end = transport.trackEnd, clock.isRunning else { return false }
+        return position < end - 0.0005
+    }
     public var state: TransportState { transport.requestedState }
     public var key: Int { transport.key.load(ordering: .acquiring) }
     public var tempo: Double { transport.tempo }
@@ -239,7 +249,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     private func write(_ s: OpaquePointer, bytes: Int) {
         if !priorityAsked {
             // The mainloop thread renders the room's music: ask once, on that thread, to run
-            // ahead of phones, pages and analysis (a 40 ms buffer ran dry beside 8 phones at load 2.8).
+            // ahead of phones, pages and analysis (a 40 ms buffer had run dry beside 8 phones at load 2.8).
             priorityAsked = true
             priority.store(ThreadPriority.raiseCurrentThreadForPlayback().rawValue, ordering: .releasing)
         }

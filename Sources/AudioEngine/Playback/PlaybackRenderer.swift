@@ -203,7 +203,7 @@ final class PlaybackRenderer {
             playing = false
             pendingSeek = nil
             checkpoint(ClockCheckpoint(outputFrame: frame, mediaTime: track?.duration ?? 0, rate: 0))
-            transport.request(.stopped)
+            transport.trackEnded(at: track?.duration ?? 0)
             return
         }
         let want = transport.requestedState

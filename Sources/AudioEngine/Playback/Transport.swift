@@ -29,8 +29,31 @@ final class Transport: @unchecked Sendable {
     /// Serialises control callers among themselves (never taken by the audio thread).
     let controlLock = Mutex<Void>(())
 
+    /// Set by the audio thread when it stopped by itself at the track's end, with the media time
+    /// it ended at; cleared by every control request. The end is rendered a stream buffer before
+    /// it is heard, and until it is heard the song is still playing.
+    let endedByTrack = Atomic<Bool>(false)
+    let endedAtBits = Atomic<UInt64>(0)
+
     var requestedState: TransportState { TransportState(rawValue: state.load(ordering: .acquiring)) ?? .stopped }
-    func request(_ s: TransportState) { state.store(s.rawValue, ordering: .releasing) }
+    func request(_ s: TransportState) {
+        endedByTrack.store(false, ordering: .releasing)
+        state.store(s.rawValue, ordering: .releasing)
+    }
+
+    /// Audio thread: the track ended at media time `end` (the flag first, so a reader never sees
+    /// "stopped" without knowing why).
+    func trackEnded(at end: Double) {
+        endedAtBits.store(end.bitPattern, ordering: .relaxed)
+        endedByTrack.store(true, ordering: .releasing)
+        state.store(TransportState.stopped.rawValue, ordering: .releasing)
+    }
+
+    /// The media time the track ended at, if the audio thread stopped it there and no control
+    /// call came since.
+    var trackEnd: Double? {
+        endedByTrack.load(ordering: .acquiring) ? Double(bitPattern: endedAtBits.load(ordering: .relaxed)) : nil
+    }
 
     func requestSeek(to seconds: Double) {
         controlLock.withLock { _ in
