@@ -16,8 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        // The shared venue store (`--store postgres://…`, docs/venue.md).
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries, found through pkg-config; `providers` tells SwiftPM the Debian package.
@@ -33,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         // MIDI/KAR songs' backing, synthesised with a General MIDI soundfont (timgm6mb-soundfont).
         .systemLibrary(name: "CFluidSynth", pkgConfig: "fluidsynth", providers: [.apt(["libfluidsynth-dev"])]),
+        // The shared venue store (`--store postgres://…`, docs/venue.md): PostgreSQL's own client library.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Pure Swift: no C library below this line until AudioFiles.
         .target(name: "SongModel"),
@@ -45,9 +45,9 @@ let package = Package(
         .target(name: "PitchDetection", dependencies: ["CFFTW", "SongModel"]),
         .target(name: "AudioEngine", dependencies: ["CPulse", "CRubberBand", "AudioFiles", "SongModel"]),
         .target(name: "ScoreStore", dependencies: [
-            "Scoring", "SongModel",
+            "Scoring", "SongModel", "CLibPQ",
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "EventServer", dependencies: [
             "CWebSockets", "COpenSSL", "CQREncode",
@@ -85,7 +85,6 @@ let package = Package(
         .testTarget(name: "ScoreStoreTests", dependencies: [
             "ScoreStore", "Scoring", "SongModel", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "AudioEngineTests", dependencies: [
             "AudioEngine", "AudioFiles", "PitchDetection", "Scoring", "SongFormats", "SongModel", "KaraokeRoom",

@@ -1,5 +1,3 @@
-import Logging
-import PostgresNIO
 
 /// The schema history of `ScoreMigrations` in PostgreSQL's dialect, under the same names (kept in
 /// `karaoke_migrations`). Rooms that start together take an advisory lock, so one of them migrates
@@ -48,26 +46,23 @@ enum PostgresMigrations {
     ]
 
     /// Makes `schema` the connection's search path (creating it) and applies what is missing.
-    static func prepare(_ connection: PostgresConnection, schema: String, logger: Logger) async throws {
-        try await connection.withTransaction(logger: logger) { connection in
+    static func prepare(_ connection: PostgresConnection, schema: String) throws {
+        try connection.transaction { connection in
             // Under the lock, so two rooms creating the same new schema do not collide.
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('karaoke-migrations'))", logger: logger)
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('karaoke-migrations'))")
             // `schema` is checked to be a plain lower-case identifier (PostgresStoreURL).
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            try connection.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"))
             // A plain SET outlives the transaction (SET LOCAL would not).
-            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(schema)"), logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS karaoke_migrations (identifier TEXT PRIMARY KEY)", logger: logger)
-            var applied = Set<String>()
-            for try await name in try await connection.query("SELECT identifier FROM karaoke_migrations", logger: logger)
-                .decode(String.self) {
-                applied.insert(name)
-            }
+            try connection.execute(PostgresQuery(unsafeSQL: "SET search_path TO \(schema)"))
+            try connection.execute("CREATE TABLE IF NOT EXISTS karaoke_migrations (identifier TEXT PRIMARY KEY)")
+            let applied = Set(try connection.execute("SELECT identifier FROM karaoke_migrations").map {
+                try $0.decode("identifier", as: String.self)
+            })
             for migration in history where !applied.contains(migration.name) {
                 for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try connection.execute(PostgresQuery(unsafeSQL: statement))
                 }
-                try await connection.query("INSERT INTO karaoke_migrations (identifier) VALUES (\(migration.name))", logger: logger)
+                try connection.execute("INSERT INTO karaoke_migrations (identifier) VALUES (\(migration.name))")
             }
         }
     }

@@ -1,10 +1,10 @@
 import Foundation
-import PostgresNIO
 
-/// A `--store postgres://user[:password]@host[:port]/database[?host=/socket/dir&schema=name]`
+/// A `--store postgres://user[:password]@host[:port]/database[?host=/socket/dir&schema=name&sslmode=mode]`
 /// address. `host=` (as libpq reads it) or a percent-encoded host starting with `/` names the
 /// directory of a unix socket (`.s.PGSQL.<port>` in it); `schema=` keeps a venue's tables in
-/// their own schema (default `public`). TLS is not offered: use it on a trusted network or a socket.
+/// their own schema (default `public`); `sslmode=` is libpq's (`disable`, `allow`, `prefer` — the
+/// default —, `require`, `verify-ca`, `verify-full`), TLS through the system's OpenSSL.
 public struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
     public var user: String
     public var password: String?
@@ -14,6 +14,10 @@ public struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
     public var socketPath: String?
     public var database: String
     public var schema: String
+    /// libpq's `sslmode`, or nil for its default (`prefer`: TLS when the server offers it).
+    public var sslMode: String?
+
+    static let sslModes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
 
     /// Whether `text` asks for PostgreSQL rather than a SQLite file.
     public static func isPostgres(_ text: String) -> Bool {
@@ -50,29 +54,42 @@ public struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
         } else {
             throw bad("no host (postgres://user@HOST/database, or ?host=/socket/directory)")
         }
-        for item in query where !["schema", "host"].contains(item.name) {
-            throw bad("unknown parameter \"\(item.name)\" (known: host, schema)")
+        sslMode = query.first { $0.name == "sslmode" }?.value
+        if let sslMode, !Self.sslModes.contains(sslMode) {
+            throw bad("sslmode must be one of \(Self.sslModes.joined(separator: ", ")) (got \"\(sslMode)\")")
+        }
+        for item in query where !["schema", "host", "sslmode"].contains(item.name) {
+            throw bad("unknown parameter \"\(item.name)\" (known: host, schema, sslmode)")
         }
     }
 
     /// The address without its password, for messages and logs.
     public var description: String {
-        let place = socketPath.map { "?host=" + ($0 as NSString).deletingLastPathComponent } ?? ""
+        var query = socketPath.map { ["host=" + ($0 as NSString).deletingLastPathComponent] } ?? []
+        if schema != "public" { query.append("schema=\(schema)") }
+        if let sslMode { query.append("sslmode=\(sslMode)") }
         let hostPart = host.map { "\($0):\(port)" } ?? ""
-        let schemaPart = schema == "public" ? "" : (place.isEmpty ? "?" : "&") + "schema=\(schema)"
-        return "postgres://\(user)@\(hostPart)/\(database)\(place)\(schemaPart)"
+        return "postgres://\(user)@\(hostPart)/\(database)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
-    var configuration: PostgresConnection.Configuration {
-        var configuration = if let socketPath {
-            PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
-        } else {
-            PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
-                                             database: database, tls: .disable)
-        }
-        // A room must not wait long on a database that is down: it spools and retries instead.
-        configuration.options.connectTimeout = .seconds(3)
-        return configuration
+    /// What libpq is given (`PQconnectdbParams`; nothing is read from the address text again).
+    var connectionParameters: [(key: String, value: String)] {
+        var parameters: [(key: String, value: String)] = [
+            ("host", socketPath.map { ($0 as NSString).deletingLastPathComponent } ?? host ?? "localhost"),
+            ("port", String(port)), ("user", user), ("dbname", database),
+            // A room must not wait long on a database that is down: it spools and retries instead.
+            ("connect_timeout", "3"),
+            // A peer that vanished without closing (a dropped network) is noticed in seconds, not hours.
+            ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", "10000"),
+            // The text forms `PostgresTimestamp` reads; the server's NOTICEs ("schema already
+            // exists, skipping") are not for the room's log.
+            ("options", "-c DateStyle=ISO,YMD -c TimeZone=UTC -c client_min_messages=warning"),
+            ("application_name", "karaoke"),
+        ]
+        if let password { parameters.append(("password", password)) }
+        if let sslMode { parameters.append(("sslmode", sslMode)) }
+        return parameters
     }
 
     static func isPlainIdentifier(_ name: String) -> Bool {

@@ -75,7 +75,7 @@ public final class ScoreWriteQueue: Sendable {
     /// Most writes held in memory (a song has ~100 lines; this is hours of singing).
     public let capacity: Int
     private let state: Mutex<State>
-    /// Where the drain runs (and, for PostgreSQL, where connecting runs).
+    /// Where the drain runs.
     let executor = StoreWriteExecutor()
 
     public init(path: String, writer: (any ScoreWriting)? = nil, initialDelay: Double = 0.2, maxDelay: Double = 5,

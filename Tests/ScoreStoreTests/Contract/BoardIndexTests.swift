@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import PostgresNIO
 import Testing
 @testable import ScoreStore
 
@@ -28,21 +27,17 @@ import Testing
         let store = try #require(try backend.open(room: "Blue") as? PostgresScoreStore)
         let plan = try await store.run { connection in
             // A venue's worth of runs (20,000, a tenth unfinished), and fresh statistics.
-            try await connection.query("""
+            try connection.execute("""
                 INSERT INTO performance (songId, songTitle, singer, part, difficulty, mode, keyShift, tempo, basis, total,
                                          startedAt, finishedAt, status, room, runKey)
                 SELECT 'song-' || (i % 300), 'Song', 'singer-' || (i % 900), 0, 'medium', 'ultrastar', 0, 1, 'notes',
                        (i * 7919) % 10001, now(), now(), CASE WHEN i % 10 = 0 THEN 'in-progress' ELSE 'complete' END,
                        'room-' || (i % 8), 'key-' || i
                 FROM generate_series(1, 20000) AS i
-                """, logger: store.logger)
-            try await connection.query("ANALYZE performance", logger: store.logger)
-            var lines: [String] = []
-            for try await line in try await connection.query(PostgresQuery(unsafeSQL: "EXPLAIN " + Self.boardQuery),
-                                                             logger: store.logger).decode(String.self) {
-                lines.append(line)
-            }
-            return lines.joined(separator: "\n")
+                """)
+            try connection.execute("ANALYZE performance")
+            return try connection.execute(PostgresQuery(unsafeSQL: "EXPLAIN " + Self.boardQuery))
+                .map { try $0.decode("QUERY PLAN", as: String.self) }.joined(separator: "\n")
         }
         await store.close()
         await backend.dropSchema()

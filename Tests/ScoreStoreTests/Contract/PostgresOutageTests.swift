@@ -130,7 +130,8 @@ struct PostgresOutageTests {
         #expect(problem("postgres://db.lan/scores").contains("no user name"))
         #expect(problem("postgres://k@db.lan/").contains("no database name"))
         #expect(problem("postgres://k@db.lan/s?schema=Drop;Table").contains("schema must be"))
-        #expect(problem("postgres://k@db.lan/s?sslmode=require").contains("unknown parameter \"sslmode\""))
+        #expect(problem("postgres://k@db.lan/s?timeout=3").contains("unknown parameter \"timeout\""))
+        #expect(problem("postgres://k@db.lan/s?sslmode=sometimes").contains("sslmode must be one of"))
         #expect(problem("postgres://k:hunter2@/s").contains("***"))
         #expect(!problem("postgres://k:hunter2@/s").contains("hunter2"))
     }

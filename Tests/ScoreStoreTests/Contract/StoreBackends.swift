@@ -1,6 +1,4 @@
 import Foundation
-import Logging
-import PostgresNIO
 @testable import ScoreStore
 import TestSupport
 
@@ -39,11 +37,8 @@ struct PostgresBackend: StoreBackend {
 
     /// Drops the test's schema and everything in it (the shared test database stays small).
     func dropSchema() async {
-        guard let parsed = try? PostgresStoreURL(url) else { return }
-        let logger = Logger(label: "karaoke.test.postgres")
-        guard let connection = try? await PostgresConnection.connect(configuration: parsed.configuration, id: 0, logger: logger) else { return }
-        _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: logger)
-        try? await connection.close()
+        guard let parsed = try? PostgresStoreURL(url), let connection = try? PostgresConnection(parsed) else { return }
+        _ = try? connection.execute(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"))
     }
 
     /// Runs `body` on a fresh backend, then drops its schema whether it passed or not.
