@@ -37,6 +37,14 @@ import Testing
         return id
     }
 
+    /// Guests' names are in it: a new database is for its owner's eyes only (the usual umask 022
+    /// would leave it readable by everyone).
+    @Test func aNewDatabaseIsReadableByItsOwnerOnly() throws {
+        let store = try SQLiteScoreStore(path: dbPath)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? NSNumber)
+        #expect(mode.intValue & 0o777 == 0o600, "mode \(String(mode.intValue, radix: 8))")
+    }
+
     @Test func linesAreDurableBeforeThePerformanceFinishes() async throws {
         let store = try SQLiteScoreStore(path: dbPath)
         let id = try await store.begin(start("song-a", singer: "Ana"))

@@ -48,6 +48,7 @@ public actor SQLiteScoreStore: ScoreStore {
                 throw .cannotOpen(path: path, detail: "cannot create \(directory): \(error.localizedDescription)")
             }
         }
+        if !readOnly { try Self.createOwnerOnly(path) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.readonly = readOnly
@@ -74,6 +75,16 @@ public actor SQLiteScoreStore: ScoreStore {
         }
         writeQueue = ScoreWriteQueue(path: path)
         writeQueue.attach(WeakScoreWriter(store: self))
+    }
+
+    /// A new database is made readable by its owner only: it holds guests' names. (SQLite gives
+    /// its journal the database's own mode.) An existing file keeps the mode its owner chose.
+    private static func createOwnerOnly(_ path: String) throws(ScoreStoreError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd); return }
+        guard errno == EEXIST else {
+            throw .cannotOpen(path: path, detail: "cannot create the file: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// The journal mode SQLite uses for this file (`delete` once a writer opened it).
