@@ -99,6 +99,57 @@ import Glibc
         #expect(entry.backingTrackPath == nil)
     }
 
+    /// Files found by their names alone (no tag names them) are held to the library too: a song
+    /// pack unpacked from an archive may carry links to anything the server can read.
+    @Test func conventionalFilesLinkedOutOfTheLibraryAreNotUsed() throws {
+        let outsideFolder = NSTemporaryDirectory() + "outside-\(UUID().uuidString)"
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: outsideFolder)
+        }
+        try FileManager.default.createDirectory(atPath: outsideFolder, withIntermediateDirectories: true)
+        let secret = outsideFolder + "/secret"
+        try Data("not for guests".utf8).write(to: URL(fileURLWithPath: secret))
+        let wav = outsideFolder + "/outside.wav"
+        try Data(Self.wav(promised: 80000, present: 80000)).write(to: URL(fileURLWithPath: wav))
+        let link = { (folder: String, name: String, target: String) in
+            try FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: target)
+        }
+
+        // Cover, video, background and vocal guide: the song plays without them, with a warning each.
+        let extras = try song("extras", mp3: "backing.wav", extra: ["backing.wav": Self.wav(promised: 80000, present: 80000)])
+        for name in ["cover.jpg", "video.mp4", "background.png"] { try link(extras, name, secret) }
+        try link(extras, "vocals.wav", wav)
+        let entry = try #require(SongLibrary(directory: root).entry(id: "extras"))
+        #expect(entry.isPlayable)
+        #expect(entry.coverPath == nil && entry.videoPath == nil && entry.backgroundPath == nil && entry.vocalsPath == nil)
+        for name in ["cover.jpg", "video.mp4", "background.png", "vocals.wav"] {
+            #expect(entry.warnings.contains { $0.contains(extras + "/" + name) && $0.contains("outside the song library") },
+                    "\(name): \(entry.warnings)")
+        }
+
+        // A backing track found by convention: the song cannot play, and says why.
+        let backing = root + "/backing-link"
+        try FileManager.default.createDirectory(atPath: backing, withIntermediateDirectories: true)
+        try String(format: Self.ultraStar, "").write(toFile: backing + "/song.txt", atomically: true, encoding: .utf8)
+        try link(backing, "backing.wav", wav)
+        let noBacking = try #require(SongLibrary(directory: root).entry(id: "backing-link"))
+        #expect(noBacking.backingTrackPath == nil)
+        #expect(noBacking.error?.path == backing + "/backing.wav")
+        #expect(noBacking.error?.message.contains("outside the song library") == true)
+
+        // The lyric file itself, a link to a song elsewhere: not read.
+        let lyricFolder = root + "/lyric-link"
+        try FileManager.default.createDirectory(atPath: lyricFolder, withIntermediateDirectories: true)
+        try String(format: Self.ultraStar, "backing.wav").write(toFile: outsideFolder + "/song.txt", atomically: true, encoding: .utf8)
+        try link(lyricFolder, "song.txt", outsideFolder + "/song.txt")
+        try Data(Self.wav(promised: 80000, present: 80000)).write(to: URL(fileURLWithPath: lyricFolder + "/backing.wav"))
+        let lyric = try #require(SongLibrary(directory: root).entry(id: "lyric-link"))
+        #expect(lyric.song == nil)
+        #expect(lyric.error?.path == lyricFolder + "/song.txt")
+        #expect(lyric.error?.message.contains("outside the song library") == true)
+    }
+
     @Test func aSiblingFolderInsideTheLibraryMayShareItsAudio() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         _ = try song("solo", mp3: "backing.wav", extra: ["backing.wav": Self.wav(promised: 80000, present: 80000)])

@@ -99,6 +99,10 @@ public struct SongLibrary: Sendable {
         var manifest: SongManifest?
         if group == nil, files.contains(SongManifest.fileName) {
             let path = (folder as NSString).appendingPathComponent(SongManifest.fileName)
+            if let outside = linkOut(path) {
+                entry.error = outside
+                return entry
+            }
             do {
                 manifest = try JSONDecoder().decode(SongManifest.self, from: Data(SongFileReader.readBytes(path: path)))
             } catch let error as SongFileError {
@@ -121,6 +125,10 @@ public struct SongLibrary: Sendable {
         }
         let lyricsPath = (folder as NSString).appendingPathComponent(lyrics)
         entry.lyricsPath = lyricsPath
+        if let outside = linkOut(lyricsPath) {
+            entry.error = outside
+            return entry
+        }
         do {
             var song = try SongFileReader.read(path: lyricsPath)
             if let title = manifest?.title { song.metadata.title = title }
@@ -153,6 +161,15 @@ public struct SongLibrary: Sendable {
                     Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased())
                         && !($0 as NSString).deletingPathExtension.uppercased().hasSuffix("[BG]")
                 }.map { (folder as NSString).appendingPathComponent($0) })
+            // A file found by its name alone (no tag checked it) may be a link out of the library.
+            if let backing = entry.backingTrackPath, let outside = linkOut(backing) {
+                entry.backingTrackPath = nil
+                throw outside
+            }
+            if let vocals = entry.vocalsPath, let outside = linkOut(vocals) {
+                entry.warnings.append("\(outside); the song plays without its vocal guide")
+                entry.vocalsPath = nil
+            }
             // Only regular files are ever opened (a FIFO named backing.ogg would hang whoever opens it).
             for path in [entry.backingTrackPath, entry.vocalsPath].compactMap({ $0 }) {
                 if let kind = SafeFile.irregularKind(path: path) {
@@ -162,6 +179,10 @@ public struct SongLibrary: Sendable {
         } catch {
             entry.error = error
             return entry
+        }
+        if let cover = entry.coverPath, let outside = linkOut(cover) {
+            entry.warnings.append("\(outside); no cover is shown")
+            entry.coverPath = nil
         }
         if let cover = entry.coverPath, let kind = SafeFile.irregularKind(path: cover) {
             entry.warnings.append("\(cover): is \(kind), not an image; no cover is shown")
@@ -201,6 +222,10 @@ public struct SongLibrary: Sendable {
                 : files.first { Self.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
                     .map { (folder as NSString).appendingPathComponent($0) }
         }
+        if let video = path, let outside = linkOut(video) {
+            warnings.append("\(outside); no background video")
+            return nil
+        }
         if let video = path, let kind = SafeFile.irregularKind(path: video) {
             warnings.append("\(video): is \(kind), not a video; no background video")
             return nil
@@ -232,6 +257,10 @@ public struct SongLibrary: Sendable {
                     Self.imageExtensions.contains((name as NSString).pathExtension.lowercased())
                         && (name as NSString).deletingPathExtension.uppercased().hasSuffix("[BG]")
                 }.map { (folder as NSString).appendingPathComponent($0) }
+        }
+        if let picture = path, let outside = linkOut(picture) {
+            warnings.append("\(outside); no background picture")
+            return nil
         }
         if let picture = path, let kind = SafeFile.irregularKind(path: picture) {
             warnings.append("\(picture): is \(kind), not a picture; no background picture")
@@ -278,6 +307,15 @@ public struct SongLibrary: Sendable {
                                 message: "'\(name)' points outside the song library \(directory); only files inside it are played")
         }
         return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    /// Why a file the song would use is refused: it resolves (through a symbolic link) outside
+    /// the song library. Song packs arrive as archives, which keep links, and whatever the library
+    /// uses may be served to every guest. nil when the file is inside.
+    private func linkOut(_ path: String) -> SongFileError? {
+        guard !SafeFile.isInside(path, folder: directory) else { return nil }
+        return SongFileError(path: path, line: nil,
+                             message: "is a link to a file outside the song library \(directory); only files inside it are used")
     }
 
     /// The 1-based line of `file` whose header value (or JSON string) is `name`.
