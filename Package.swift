@@ -19,7 +19,7 @@ let package = Package(
     ],
     targets: [
         // C libraries, found through pkg-config; `providers` tells SwiftPM the Debian package.
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
@@ -42,8 +42,8 @@ let package = Package(
 
         // Signal processing and I/O over C libraries.
         .target(name: "AudioFiles", dependencies: ["CSndfile", "CFluidSynth"]),
-        .target(name: "PitchDetection", dependencies: ["CFFTW", "SongModel"]),
-        .target(name: "AudioEngine", dependencies: ["CPulse", "CRubberBand", "AudioFiles", "SongModel"]),
+        .target(name: "PitchDetection", dependencies: ["CFFTW"]),
+        .target(name: "AudioEngine", dependencies: ["CPulse", "CRubberBand", "AudioFiles"]),
         .target(name: "ScoreStore", dependencies: [
             "Scoring", "SongModel", "CLibPQ",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -59,7 +59,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "karaoke", dependencies: [
-            "KaraokeRoom", "SongModel", "SongFormats", "LyricTimeline", "Scoring", "ScoreStore",
+            "KaraokeRoom", "SongModel", "SongFormats", "Scoring", "ScoreStore",
             "AudioFiles", "AudioEngine", "PitchDetection", "EventServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -77,21 +77,21 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SongFormatsTests", dependencies: ["SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel", "TestSupport"]),
-        .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "AudioFiles", "SongModel", "TestSupport"]),
+        .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "CFFTW", "AudioFiles", "TestSupport"]),
         .testTarget(name: "ScoringTests", dependencies: [
-            "Scoring", "SongFormats", "SongModel", "LyricTimeline", "PitchDetection", "AudioFiles",
-            "ScoreStore", "EventServer", "KaraokeRoom", "TestSupport",
+            "Scoring", "SongFormats", "SongModel", "AudioFiles", "ScoreStore", "EventServer", "KaraokeRoom", "TestSupport",
         ]),
         .testTarget(name: "ScoreStoreTests", dependencies: [
             "ScoreStore", "Scoring", "SongModel", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "AudioEngineTests", dependencies: [
-            "AudioEngine", "AudioFiles", "PitchDetection", "Scoring", "SongFormats", "SongModel", "KaraokeRoom",
-            "TestSupport",
+            "AudioEngine", "CPulse", "AudioFiles", "PitchDetection", "Scoring", "SongFormats", "SongModel", "ScoreStore",
+            "EventServer", "KaraokeRoom", "TestSupport",
         ]),
         .testTarget(name: "EventServerTests", dependencies: [
-            "EventServer", "KaraokeRoom", "ScoreStore", "Scoring", "SongModel", "TestSupport",
+            "EventServer", "KaraokeRoom", "AudioEngine", "ScoreStore", "Scoring", "SongModel", "TestSupport",
+            .product(name: "Logging", package: "swift-log"),
         ]),
     ]
 )

@@ -1,4 +1,3 @@
 #include <pulse/pulseaudio.h>
-#include <pulse/simple.h>
 #include <pulse/error.h>
 #include <pulse/thread-mainloop.h>
