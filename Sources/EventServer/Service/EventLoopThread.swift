@@ -573,9 +573,14 @@ final class EventLoopThread: @unchecked Sendable {
         for item in work {
             switch item {
             case .broadcast(let message):
-                for connection in connections.values { enqueue(message, on: connection, evicted: &evicted) }
+                for connection in connections.values where connection.greeted {
+                    enqueue(message, on: connection, evicted: &evicted)
+                }
             case .send(let message, let id):
-                if let connection = connections[id] { enqueue(message, on: connection, evicted: &evicted) }
+                if let connection = connections[id] {
+                    connection.greeted = true
+                    enqueue(message, on: connection, evicted: &evicted)
+                }
             case .close(let id, let status, let reason):
                 if let connection = connections[id] {
                     connection.pendingClose = (status, reason)

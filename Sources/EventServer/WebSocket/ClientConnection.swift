@@ -10,6 +10,10 @@ final class ClientConnection {
     var inbound: [UInt8] = []
     /// Set when the server asked to close it; sent at the next writeable callback.
     var pendingClose: (status: UInt16, reason: String)?
+    /// Set by the first message addressed to this client (the room's `hello`). Broadcasts reach
+    /// it only from then on: one that raced ahead of the hello would be the client's first
+    /// message, an update to a state it has not been given.
+    var greeted = false
     /// True once `lws_callback_on_writable` was requested and not yet served.
     var writeRequested = false
     /// When the client was last told its address is over the shared limit.
