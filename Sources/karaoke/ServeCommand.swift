@@ -130,6 +130,14 @@ struct ServeCommand: AsyncParsableCommand {
         let covers = CoverThumbnails(directory: (scores as NSString).appendingPathComponent("covers"))
         roomOptions.covers = covers
         roomOptions.keyMemoryPath = (scores as NSString).appendingPathComponent("key-memory.json")
+        if tlsEnabled {
+            // The PIN and host tokens travel only over TLS (docs/security.md).
+            roomOptions.secretsOnlyOverTLS = true
+            if tlsPort != 0 {
+                roomOptions.secureRemoteURL = JoinAddress.choose(listenHost: host, plainPort: port, tlsPort: tlsPort,
+                                                                 preferredName: allowedHosts.first).url
+            }
+        }
         let room = Room(player: player, catalog: catalog, options: roomOptions)
         if let engine = player as? PlaybackEngine {
             engine.onDeviceEvent = { [logger] event in

@@ -45,7 +45,10 @@ export class RoomConnection {
       this.backoff = 500;
       if (this.banner) this.banner.textContent = 'Server found again — reconnecting…';
       this.emit('status', { online: true });
-      if (this.wanted.role !== 'display' || this.wanted.name) this.hello();
+      // A host page on plain http first hears whether the room takes its PIN here at all
+      // (a room served with TLS does not: anyone on the wifi could read it).
+      this.secretsWait = location.protocol === 'http:' && (this.wanted.pin || this.wanted.token) && this.wanted.role === 'host';
+      if (!this.secretsWait && (this.wanted.role !== 'display' || this.wanted.name)) this.hello();
     };
     ws.onmessage = (event) => {
       let message;
@@ -92,6 +95,20 @@ export class RoomConnection {
         this.library = message.library || [];
         this.results = message.results || [];
         this.setState(message.state);
+        this.secretsNeedTLS = !!message.secretsNeedTLS;
+        if (message.secureRemote) this.secureRemote = message.secureRemote;
+        if (this.secretsWait) {
+          this.secretsWait = false;
+          if (message.secretsNeedTLS) {
+            // Never sent here: the page offers the https remote instead (the 'secure' event).
+            this.wanted = { ...this.wanted, role: 'guest', pin: null, token: null };
+            this.secureRemote = message.secureRemote || null;
+            queueMicrotask(() => this.emit('secure', { url: this.secureRemote }));
+            if (this.wanted.name) this.hello();
+          } else {
+            this.hello();
+          }
+        }
         break;
       case 'song':
         this.song = message.song;

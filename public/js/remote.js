@@ -38,6 +38,22 @@ let libraryVersion = null;
 let intermissionEnds = null; // the room's wait before the next song ends (this page's clock, s)
 let pinProblem = false;
 
+// Over plain http the room takes no PIN (anyone on the wifi could read it): the host controls
+// open on the https page, which this offers instead of the PIN field's usual answer.
+function offerSecureRemote(url) {
+  sessionStorage.removeItem('karaoke.pin');
+  const box = $('unlock-error');
+  box.textContent = 'Host controls open only on the secure page (your PIN is never sent over plain http). ';
+  if (url) {
+    const link = document.createElement('a');
+    link.href = url;
+    link.textContent = 'Open the secure remote';
+    box.append(link);
+  }
+  pinProblem = true;
+  showTab('settings');
+}
+
 function toast(text) {
   const element = $('toast');
   element.textContent = text;
@@ -231,8 +247,12 @@ connection
       ? `“${message.item.title}” is already in your requests (number ${message.position}${when ? `, ${when}` : ''})`
       : `Queued “${message.item.title}”${who}: number ${message.position}${when ? `, ${when}` : ''}`);
   })
+  .on('secure', ({ url }) => offerSecureRemote(url))
   .on('error', (error) => {
-    if (error.code === 'badPin' || error.code === 'pinLocked' || error.code === 'badToken') {
+    if (error.code === 'secureConnectionRequired') {
+      offerSecureRemote((error.message.match(/https:\/\/\S+/) || [])[0]);
+      connection.hello('guest', null, singerName() || null, null);
+    } else if (error.code === 'badPin' || error.code === 'pinLocked' || error.code === 'badToken') {
       sessionStorage.removeItem('karaoke.pin');
       if (error.code === 'badToken') localStorage.removeItem('karaoke.hostToken');
       $('unlock-error').textContent = error.code === 'badPin' ? 'Wrong PIN'
@@ -265,6 +285,7 @@ $('unlock').addEventListener('submit', (event) => {
   event.preventDefault();
   const pin = $('pin-input').value.trim();
   $('unlock-error').textContent = '';
+  if (connection.secretsNeedTLS) { offerSecureRemote(connection.secureRemote); return; }
   sessionStorage.setItem('karaoke.pin', pin);
   connection.hello('host', pin, singerName() || null, null);
 });

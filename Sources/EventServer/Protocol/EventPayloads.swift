@@ -19,6 +19,10 @@ public struct HelloPayload: Codable, Sendable, Equatable {
     /// (`{"type":"hello","role":"host","token":…}`), valid for `hostTokenExpiresIn` seconds.
     public var hostToken: String?
     public var hostTokenExpiresIn: Double?
+    /// True on a plain connection to a room served with TLS: the PIN and host tokens are refused
+    /// here, so a page sends neither and opens `secureRemote` (the https remote) for host controls.
+    public var secretsNeedTLS: Bool?
+    public var secureRemote: String?
     public init(protocolVersion: Int = ProtocolVersion.current, clientId: UInt64, role: ClientRole, room: String,
                 song: SongPayload?, library: [SongSummary]? = nil, state: StatePayload, results: [LineScorePayload]) {
         self.protocolVersion = protocolVersion

@@ -11,6 +11,15 @@ public enum ClientAddress {
         return expanded.prefix(4).joined(separator: ":") + "::/64"
     }
 
+    /// Whether `peer` is this machine (127.0.0.0/8, `::1`, or either mapped into IPv6).
+    public static func isLoopback(_ peer: String) -> Bool {
+        var text = peer.lowercased()
+        if let percent = text.firstIndex(of: "%") { text = String(text[..<percent]) }
+        if text.hasPrefix("::ffff:"), text.contains(".") { text = String(text.dropFirst(7)) }
+        guard text.contains(":") else { return text.hasPrefix("127.") }
+        return expand(text) == ["0", "0", "0", "0", "0", "0", "0", "1"]
+    }
+
     /// `fe80::1` → eight groups.
     private static func expand(_ text: String) -> [String] {
         let halves = text.components(separatedBy: "::")

@@ -295,7 +295,8 @@ final class EventLoopThread: @unchecked Sendable {
                 rateLimiter: RateLimiter(limits: configuration.rateLimit, now: MonotonicClock.now()))
             connections[id] = connection
             statistics.withLock { $0.connectedClients = connections.count; $0.totalConnections += 1 }
-            delegate.clientConnected(ClientInfo(id: id, peerAddress: peerAddress(wsi), origin: header(wsi, WSI_TOKEN_ORIGIN)))
+            delegate.clientConnected(ClientInfo(id: id, peerAddress: peerAddress(wsi), origin: header(wsi, WSI_TOKEN_ORIGIN),
+                                                overTLS: lws_is_ssl(wsi) != 0))
             return 0
 
         case LWS_CALLBACK_CLOSED:

@@ -8,12 +8,18 @@ public struct ClientInfo: Sendable, Equatable {
     /// What per-address limits count by (`ClientAddress.key` of `peerAddress`).
     public var address: String
     public var origin: String?
+    /// Whether the connection came in over TLS (the `--tls` port), where no one on the network
+    /// can read what it carries.
+    public var overTLS: Bool
+    /// Whether the peer is this machine.
+    public var isLoopback: Bool { ClientAddress.isLoopback(peerAddress) }
 
-    public init(id: ClientID, peerAddress: String, origin: String? = nil) {
+    public init(id: ClientID, peerAddress: String, origin: String? = nil, overTLS: Bool = false) {
         self.id = id
         self.peerAddress = peerAddress
         self.address = ClientAddress.key(peerAddress)
         self.origin = origin
+        self.overTLS = overTLS
     }
 }
 

@@ -6,6 +6,8 @@ struct ClientSession {
     var name: String?
     /// The per-address key of its peer (`ClientAddress`): PIN attempts and queue shares count by it.
     var address = "?"
+    /// Whether its connection is one where a secret may travel: over TLS, or from this machine.
+    var channelIsPrivate = false
     /// The song generation this client last received in full (`song` or `hello`).
     var songGeneration: Int?
 }

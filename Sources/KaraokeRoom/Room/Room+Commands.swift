@@ -203,6 +203,13 @@ extension Room {
     /// Checks a host `hello`: a valid session token, else the PIN — at most as often as the
     /// address's back-off allows. Returns the new session token after a right PIN.
     func authenticateHost(_ client: ClientID, pin: String?, token: String?) throws -> String? {
+        if options.secretsOnlyOverTLS, clients[client]?.channelIsPrivate != true {
+            // Refused before the PIN or token is looked at: over plain http both are readable by
+            // anyone on the network, and a token issued here would work from any address.
+            let place = options.secureRemoteURL.map { "open \($0)" } ?? "open the room's https address (the join QR code)"
+            throw RoomCommandError("secureConnectionRequired",
+                                   "the host controls only open over https, where the PIN cannot be overheard: \(place)")
+        }
         let now = MonotonicClock.now()
         if hostSessions.isValid(token, now: now) { return nil }
         guard let pin else {

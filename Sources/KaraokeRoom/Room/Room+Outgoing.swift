@@ -94,6 +94,10 @@ extension Room {
             state: statePayload(), results: results)
         hello.librarySize = songIndex.count
         if hasSong { hello.songUnchanged = true }
+        if options.secretsOnlyOverTLS, !session.channelIsPrivate {
+            hello.secretsNeedTLS = true
+            hello.secureRemote = options.secureRemoteURL
+        }
         if let hostToken {
             hello.hostToken = hostToken
             hello.hostTokenExpiresIn = hostSessions.lifetime

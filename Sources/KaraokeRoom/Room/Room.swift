@@ -45,6 +45,11 @@ public final class Room: @unchecked Sendable {
         public var queueCoalescing = 0.1
         /// Wrong-PIN back-off per address.
         public var pinLimits = PinAttemptLimiter.Limits()
+        /// With `serve --tls`: the room PIN and host tokens are refused on plain connections
+        /// (but from this machine), where anyone on the wifi could read them.
+        public var secretsOnlyOverTLS = false
+        /// Where a host on a plain connection is sent instead (the https remote), for the message.
+        public var secureRemoteURL: String?
 
         public init(name: String = "karaoke", pin: RoomPin, audio: Bool, tickInterval: Double = 0.03, stateInterval: Double = 1) {
             self.name = name
@@ -205,7 +210,7 @@ public final class Room: @unchecked Sendable {
 
     func clientConnected(_ client: ClientInfo) {
         queue.async { [self] in
-            clients[client.id] = ClientSession(address: client.address)
+            clients[client.id] = ClientSession(address: client.address, channelIsPrivate: client.overTLS || client.isLoopback)
             sendHello(to: client.id)
         }
     }
