@@ -8,22 +8,6 @@ import TestSupport
 /// With `serve --tls`, the room PIN and host tokens travel only over TLS: on the plain port
 /// anyone on the wifi reads them, and a token read there worked from any address.
 @Suite struct HostSecretsOverTLSTests {
-    /// What the room sends, to whom.
-    final class SentEvents: RoomTransport {
-        let sent = Mutex<[(client: ClientID, event: ServerEvent)]>([])
-        func broadcast(_ event: ServerEvent) {}
-        func send(_ event: ServerEvent, to client: ClientID) { sent.withLock { $0.append((client, event)) } }
-        func close(_ client: ClientID, status: UInt16, reason: String) {}
-
-        func hellos(to client: ClientID) -> [HelloPayload] {
-            sent.withLock { $0.compactMap { $0.client == client ? { if case .hello(let h) = $0.event { h } else { nil } }($0) : nil } }
-        }
-
-        func errors(to client: ClientID) -> [String] {
-            sent.withLock { $0.compactMap { $0.client == client ? { if case .error(let e) = $0.event { e.code } else { nil } }($0) : nil } }
-        }
-    }
-
     static let secureRemote = "https://karaoke.lan:8443/remote"
 
     func room(secretsOnlyOverTLS: Bool) -> (Room, SentEvents, any EventServerDelegate) {

@@ -228,6 +228,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         phone.setSeated(true)
         gate.grant(id, seat: slot, receiver: phone)
         let singer = firstSinger + slot
+        room.phoneSeatHeld(singer: singer, by: id)
         if changed {
             var seat = SingerPayload(singer: singer, name: holder.name, part: holder.part, micDelayMs: 0)
             seat.source = "phone"

@@ -20,8 +20,14 @@ extension Room {
 
     func logPhone(_ message: String) { logger.info("\(message)") }
 
+    /// The phone that holds a phone seat now (it changes when a dropped phone comes back).
+    func phoneSeatHeld(singer: Int, by client: ClientID) {
+        queue.async { [self] in seatHolders[singer] = client }
+    }
+
     func phoneSeatGiven(singer: Int) {
         queue.async { [self] in
+            seatHolders[singer] = nil
             settings.singers.removeAll { $0.singer == singer && $0.source == "phone" }
             if calibratingSinger == singer { logger.warning("phone singer \(singer + 1) left during its calibration") }
             broadcastState()

@@ -136,6 +136,7 @@ extension Room {
         case .selectSinger(let singer, let part, let name):
             let partCount = max(1, current?.song.parts.count ?? 2)
             guard part < max(partCount, 2) else { throw RoomCommandError("badArguments", "no part \(part)") }
+            try checkSeatChange(singer: singer, name: name, by: client)
             if let index = settings.singers.firstIndex(where: { $0.singer == singer }) {
                 settings.singers[index].part = part
                 if let name, !name.isEmpty { settings.singers[index].name = name }
@@ -202,6 +203,21 @@ extension Room {
 
     /// Checks a host `hello`: a valid session token, else the PIN — at most as often as the
     /// address's back-off allows. Returns the new session token after a right PIN.
+    /// A guest changes only a seat that is free or theirs (taking a free microphone seat makes it
+    /// theirs); the host changes any. A name is one singer's at a time, whoever asks.
+    func checkSeatChange(singer: Int, name: String?, by client: ClientID) throws {
+        let isHost = clients[client]?.role == .host
+        if !isHost, seatHolders[singer].map({ $0 != client }) ?? isPhoneSeat(singer) {
+            let seat = settings.singers.first { $0.singer == singer }
+            throw RoomCommandError("seatTaken", "singer \(singer + 1) is \(seat?.name ?? "someone else")'s seat; only they or the host can change it")
+        }
+        if let key = SongQueue.singerKey(name),
+           let other = settings.singers.first(where: { $0.singer != singer && SongQueue.singerKey($0.name) == key }) {
+            throw RoomCommandError("nameTaken", "\(other.name) is already singing as singer \(other.singer + 1); pick another name")
+        }
+        if !isHost, !isPhoneSeat(singer) { seatHolders[singer] = client }
+    }
+
     func authenticateHost(_ client: ClientID, pin: String?, token: String?) throws -> String? {
         if options.secretsOnlyOverTLS, clients[client]?.channelIsPrivate != true {
             // Refused before the PIN or token is looked at: over plain http both are readable by

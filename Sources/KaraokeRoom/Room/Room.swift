@@ -115,6 +115,9 @@ public final class Room: @unchecked Sendable {
     var automaticCalibration = false
     /// Told of a part chosen for a phone seat (`PhoneSeats` keeps it through a re-take).
     var phonePartChosen: (@Sendable (_ singer: Int, _ part: Int) -> Void)?
+    /// Who holds each seat (by singer index): a phone seat its phone, a microphone seat the
+    /// guest who took it with `selectSinger`. Only they, or the host, change it.
+    var seatHolders: [Int: ClientID] = [:]
     var lastLatencyCheck = 0.0
     var timer: (any DispatchSourceTimer)?
     lazy var pinAttempts = PinAttemptLimiter(limits: options.pinLimits)
@@ -216,7 +219,16 @@ public final class Room: @unchecked Sendable {
     }
 
     func clientDisconnected(_ id: ClientID) {
-        queue.async { [self] in clients[id] = nil }
+        queue.async { [self] in
+            clients[id] = nil
+            // A microphone seat is free again when its guest leaves; a phone seat is the phone's
+            // until `PhoneSeats` gives it up (a dropped connection may come back).
+            for (singer, holder) in seatHolders where holder == id && !isPhoneSeat(singer) { seatHolders[singer] = nil }
+        }
+    }
+
+    func isPhoneSeat(_ singer: Int) -> Bool {
+        settings.singers.contains { $0.singer == singer && $0.source == "phone" }
     }
 
     func clientViolated(_ id: ClientID, _ violation: TransportViolation) {

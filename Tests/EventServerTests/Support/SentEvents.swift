@@ -1,0 +1,28 @@
+import EventServer
+import KaraokeRoom
+import Synchronization
+
+/// A room's transport that keeps what the room sends to each client (no sockets): for tests
+/// that drive the room through its connection handler as clients from any address would.
+final class SentEvents: RoomTransport {
+    let sent = Mutex<[(client: ClientID, event: ServerEvent)]>([])
+    let broadcasts = Mutex<[ServerEvent]>([])
+    func broadcast(_ event: ServerEvent) { broadcasts.withLock { $0.append(event) } }
+    func send(_ event: ServerEvent, to client: ClientID) { sent.withLock { $0.append((client, event)) } }
+    func close(_ client: ClientID, status: UInt16, reason: String) {}
+
+    func hellos(to client: ClientID) -> [HelloPayload] {
+        sent.withLock { $0.compactMap { $0.client == client ? { if case .hello(let h) = $0.event { h } else { nil } }($0) : nil } }
+    }
+
+    /// The seats' names as the last state the room broadcast shows them.
+    func singerNames() -> [String]? {
+        broadcasts.withLock { events in
+            events.reversed().lazy.compactMap { if case .state(let state) = $0 { state.singers.map(\.name) } else { nil } }.first
+        }
+    }
+
+    func errors(to client: ClientID) -> [String] {
+        sent.withLock { $0.compactMap { $0.client == client ? { if case .error(let e) = $0.event { e.code } else { nil } }($0) : nil } }
+    }
+}
