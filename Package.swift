@@ -101,6 +101,7 @@ let package = Package(
             "LiveScoring", "TestSupport",
         ]),
         .testTarget(name: "LiveScoringTests", dependencies: ["LiveScoring", "AudioEngine", "Scoring", "ScoreStore"]),
+        .testTarget(name: "KaraokeRoomTests", dependencies: ["KaraokeRoom", "EventServer", "AudioEngine", "Scoring", "SongModel"]),
         .testTarget(name: "EventServerTests", dependencies: [
             "EventServer", "KaraokeRoom", "ScoreStore", "Scoring", "SongModel", "TestSupport",
         ]),
