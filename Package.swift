@@ -3,7 +3,12 @@
 //   song files (SongFormats) → model (SongModel) → timeline (LyricTimeline)
 //   → audio in/out (AudioFiles, AudioEngine) → pitch (PitchDetection)
 //   → scoring (Scoring, ScoreStore) → events (EventServer) → browser (public/)
-// KaraokeRoom wires them together for one room; `karaoke` is the command line.
+// LiveScoring is the live pipeline, the same for every kind of microphone: a capture channel
+// (a PulseAudio mic, or a phone's stream upsampled) → LivePitchTracker (the detector, with what
+// the speakers played as its bleed reference) → one run's ScoringSession on a pitch worker →
+// closed lines, stored line by line (LiveRunRecorder). It knows no room and no events.
+// KaraokeRoom wires them together for one room (queue, seats, library, playback, which runs to
+// start and what to publish); `karaoke` is the command line.
 import PackageDescription
 
 let package = Package(
@@ -53,9 +58,13 @@ let package = Package(
             "CWebSockets", "COpenSSL", "CQREncode",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Microphone → pitch → scored lines, without a room (no EventServer, no KaraokeRoom).
+        .target(name: "LiveScoring", dependencies: [
+            "SongModel", "Scoring", "ScoreStore", "AudioEngine", "PitchDetection",
+        ]),
         .target(name: "KaraokeRoom", dependencies: [
             "SongModel", "SongFormats", "LyricTimeline", "Scoring", "ScoreStore",
-            "AudioFiles", "AudioEngine", "PitchDetection", "EventServer", "CGD",
+            "AudioFiles", "AudioEngine", "PitchDetection", "LiveScoring", "EventServer", "CGD",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "karaoke", dependencies: [
@@ -79,7 +88,8 @@ let package = Package(
         .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "CFFTW", "AudioFiles", "TestSupport"]),
         .testTarget(name: "ScoringTests", dependencies: [
-            "Scoring", "SongFormats", "SongModel", "AudioFiles", "ScoreStore", "EventServer", "KaraokeRoom", "TestSupport",
+            "Scoring", "SongFormats", "SongModel", "AudioFiles", "ScoreStore", "EventServer", "KaraokeRoom", "LiveScoring",
+            "TestSupport",
         ]),
         .testTarget(name: "ScoreStoreTests", dependencies: [
             "ScoreStore", "Scoring", "SongModel", "TestSupport",
@@ -87,8 +97,10 @@ let package = Package(
         ]),
         .testTarget(name: "AudioEngineTests", dependencies: [
             "AudioEngine", "CPulse", "AudioFiles", "PitchDetection", "Scoring", "SongFormats", "SongModel", "ScoreStore",
-            "EventServer", "KaraokeRoom", "TestSupport",
+            "EventServer", "KaraokeRoom", "LiveScoring", "TestSupport",
         ]),
+        .testTarget(name: "LiveScoringTests", dependencies: ["LiveScoring", "AudioEngine", "Scoring", "ScoreStore"]),
+        .testTarget(name: "KaraokeRoomTests", dependencies: ["KaraokeRoom", "EventServer", "AudioEngine", "Scoring", "SongModel"]),
         .testTarget(name: "EventServerTests", dependencies: [
             "EventServer", "KaraokeRoom", "AudioEngine", "ScoreStore", "Scoring", "SongModel", "TestSupport",
             .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@
 import AudioFiles
 import Foundation
 import KaraokeRoom
+import LiveScoring
 import PitchDetection
 import Scoring
 import SongModel

@@ -2,6 +2,7 @@
 import EventServer
 import Foundation
 @testable import KaraokeRoom
+@testable import LiveScoring
 import Scoring
 import SongFormats
 import Synchronization

@@ -1,6 +1,7 @@
 import AudioEngine
 import EventServer
 import Foundation
+import LiveScoring
 import Logging
 import Scoring
 import ScoreStore

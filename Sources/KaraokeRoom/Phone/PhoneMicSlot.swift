@@ -1,5 +1,6 @@
 import AudioEngine
 import EventServer
+import LiveScoring
 import Synchronization
 
 /// One phone microphone seat's audio path: frames from the WebSocket thread (the producer)

@@ -1,13 +1,14 @@
 import AudioEngine
 import Foundation
+@testable import LiveScoring
 import Scoring
 import Synchronization
 
 /// One singer scored live without a room: the pitch worker `serve` uses (`LiveSingerWorker`:
 /// capture ring → `LivePitchTracker` → `ScoringSession`) running a single run from the start,
-/// handing each line result to `onLine` as it closes. For tools and tests; the room uses
-/// `LiveRoomSession`, which adds seeks, settings, events and the store.
-public final class LiveScorer: @unchecked Sendable {
+/// handing each line result to `onLine` as it closes. Test support, not compiled into the server;
+/// the room uses `LiveRoomSession`, which adds seeks, settings, events and the store.
+final class LiveScorer: @unchecked Sendable {
     private let worker: LiveSingerWorker
     private let initialRun: LiveSingerRun
     /// Lines closed so far (not the worker's run itself: holding a copy of it would make the
@@ -20,7 +21,7 @@ public final class LiveScorer: @unchecked Sendable {
 
     /// - Parameter backing: what the speakers were fed (`PlaybackEngine.renderedOutput`), to
     ///   suppress the backing bleeding into the microphone; nil = the microphone alone.
-    public init(session: ScoringSession, channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap? = nil,
+    init(session: ScoringSession, channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap? = nil,
                 onLine: @escaping @Sendable (LineResult) -> Void) {
         let run = LiveSingerRun(singer: 0, name: "", part: 0, session: session, recorder: nil,
                                 fromStart: true, startPosition: 0)
@@ -36,20 +37,20 @@ public final class LiveScorer: @unchecked Sendable {
     }
 
     /// Results of the lines closed so far.
-    public var result: PerformanceResult {
+    var result: PerformanceResult {
         var result = initialRun.session.result
         result.lines = closed.lines.withLock { $0 }
         return result
     }
 
     /// Starts scoring; lines are judged once the clock plays from the song's start.
-    public func start() {
+    func start() {
         _ = worker.swap(initialRun)
         worker.start()
     }
 
     /// Stops the worker and judges whatever lines are left.
-    public func stop() -> PerformanceResult {
+    func stop() -> PerformanceResult {
         worker.stop()
         guard var run = worker.swap(nil) else { return result }
         return run.session.finish()

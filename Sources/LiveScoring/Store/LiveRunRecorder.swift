@@ -13,7 +13,7 @@ import Synchronization
 /// order off the caller's thread, and a failing database keeps them in memory, retried and
 /// reported, until it takes them. A line sung while the microphone was lost is stored marked
 /// `micLost`, and the run is then finished `interrupted`, never `complete`.
-final class LiveRunRecorder: Sendable {
+public final class LiveRunRecorder: Sendable {
     private let queue: ScoreWriteQueue
     private let start: PerformanceStart
     private struct State {
@@ -23,7 +23,7 @@ final class LiveRunRecorder: Sendable {
     }
     private let state = Mutex(State())
 
-    convenience init(store: any ScoreStore, start: PerformanceStart) {
+    public convenience init(store: any ScoreStore, start: PerformanceStart) {
         self.init(queue: store.writeQueue, start: start)
     }
 
@@ -40,7 +40,7 @@ final class LiveRunRecorder: Sendable {
     /// Whether any line of the run was sung while its microphone was lost.
     var wasInterrupted: Bool { state.withLock { $0.micLost } }
 
-    func record(_ line: LineResult, micLost: Bool = false) {
+    public func record(_ line: LineResult, micLost: Bool = false) {
         state.withLock { state in
             state.micLost = state.micLost || micLost
             guard state.run != nil || Self.isSung(line) else {
@@ -59,7 +59,7 @@ final class LiveRunRecorder: Sendable {
     /// Marks the performance finished with its total: `complete`, or `interrupted` when a line
     /// was sung without a microphone. A run that is never finished stays "in progress" in the
     /// store (left off the leaderboard). A run nobody sang in has no row to finish.
-    func finish(total: Int) {
+    public func finish(total: Int) {
         state.withLock { state in
             guard let run = state.run else { return }
             queue.finish(run, total: total, status: state.micLost ? .interrupted : .complete)

@@ -8,13 +8,21 @@ import Synchronization
 /// `LiveSingerRun`. It lives as long as the room (one ring reader for the whole session); runs
 /// are swapped under a lock that the audio callbacks never touch. Everything it produces is
 /// handed to `output` on this thread; pitch frames thinned by `PitchThinning` (every `pitchStride`-th, and every change of voicing).
-final class LiveSingerWorker: @unchecked Sendable {
-    struct Output: Sendable {
-        var samples: @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void
-        var lines: @Sendable (_ run: LiveSingerRun, _ lines: [ClosedLine]) -> Void
+public final class LiveSingerWorker: @unchecked Sendable {
+    public struct Output: Sendable {
+        public var samples: @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void
+        public var lines: @Sendable (_ run: LiveSingerRun, _ lines: [ClosedLine]) -> Void
         /// The clock jumped (a seek or A–B loop the run did not start from): the run stops judging
         /// and the session should start a new one at `position`.
-        var jumped: @Sendable (_ position: Double) -> Void
+        public var jumped: @Sendable (_ position: Double) -> Void
+
+        public init(samples: @escaping @Sendable (_ run: LiveSingerRun, _ samples: [PitchSample]) -> Void,
+                    lines: @escaping @Sendable (_ run: LiveSingerRun, _ lines: [ClosedLine]) -> Void,
+                    jumped: @escaping @Sendable (_ position: Double) -> Void) {
+            self.samples = samples
+            self.lines = lines
+            self.jumped = jumped
+        }
     }
 
     private let tracker: LivePitchTracker
@@ -34,7 +42,7 @@ final class LiveSingerWorker: @unchecked Sendable {
     private let onBackingLag: (@Sendable (Double) -> Void)?
     private var backingLagReadings = 0
 
-    init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap?, pitchStride: Int, output: Output,
+    public init(channel: CaptureChannel, clock: PlaybackClock, backing: RenderedOutputTap?, pitchStride: Int, output: Output,
          maximumLag: Double = 0.25, referenceShift: (@Sendable () -> Double)? = nil, pollInterval: Double = 0.01,
          onBackingLag: (@Sendable (Double) -> Void)? = nil) {
         thinning = PitchThinning(stride: pitchStride)
@@ -48,7 +56,7 @@ final class LiveSingerWorker: @unchecked Sendable {
         self.output = output
     }
 
-    func start() {
+    public func start() {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finished.store(false, ordering: .releasing)
         let thread = Thread { [self] in
@@ -65,14 +73,14 @@ final class LiveSingerWorker: @unchecked Sendable {
         thread.start()
     }
 
-    func stop() {
+    public func stop() {
         running.store(false, ordering: .releasing)
         arrival.signal()
         while !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
     }
 
     /// Installs `new` (or none) and returns the run it replaces, with its lines so far.
-    func swap(_ new: LiveSingerRun?) -> LiveSingerRun? {
+    public func swap(_ new: LiveSingerRun?) -> LiveSingerRun? {
         run.withLock { current in
             let old = current
             current = new

@@ -4,16 +4,16 @@ import Foundation
 /// phone's audio reaches the detector at the rate of a PulseAudio microphone and the bleed
 /// reference (the rendered output, 48 kHz) needs no interpolation: one detector path for both.
 /// Streaming, no allocation after init; output lags input by `delay` input samples.
-struct HalfBandUpsampler {
+public struct HalfBandUpsampler {
     /// Taps per side of the odd-phase filter.
     static let halfTaps = 8
     /// Input samples the output lags by.
-    static let delay = halfTaps
+    public static let delay = halfTaps
     private let coefficients: [Float]
     /// The last 2 × halfTaps input samples (oldest first), zeros at the start.
     private var history: [Float]
 
-    init() {
+    public init() {
         let n = Self.halfTaps
         coefficients = (0..<n).map { k in
             let t = Double(k) + 0.5
@@ -26,12 +26,12 @@ struct HalfBandUpsampler {
         history = [Float](repeating: 0, count: 2 * n)
     }
 
-    mutating func reset() {
+    public mutating func reset() {
         for i in history.indices { history[i] = 0 }
     }
 
     /// Writes `2 × input.count` samples to `output`.
-    mutating func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>) {
+    public mutating func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>) {
         let n = Self.halfTaps
         var o = 0
         for x in input {

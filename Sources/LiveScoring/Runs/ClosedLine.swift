@@ -5,9 +5,9 @@ import Scoring
 /// sent nothing for that long has its lines judged on silence it never delivered. Those are
 /// stored marked lost, not as a silent singer's. A microphone whose audio came late but in time
 /// (a stalled server, a slow network) was judged on what it sang and is not marked.
-struct ClosedLine: Sendable {
-    var result: LineResult
-    var heard: Bool
+public struct ClosedLine: Sendable {
+    public var result: LineResult
+    public var heard: Bool
 
     /// Audio this close to the line's end counts as all of it (the detector's 10 ms hop, and the
     /// last frame's half window that judging does not wait for).

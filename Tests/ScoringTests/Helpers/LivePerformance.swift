@@ -1,4 +1,5 @@
 import Foundation
+@testable import LiveScoring
 import Scoring
 import ScoreStore
 import SongModel
@@ -11,12 +12,14 @@ import SongModel
 /// Lines go to the store's `ScoreWriteQueue`: a store failure (locked, damaged, disk full)
 /// never stops scoring; the lines are kept in memory, retried, and the failure is reported
 /// through the queue's reporter (the log and host clients in `serve`).
-public actor LivePerformance {
-    public nonisolated let start: PerformanceStart
+/// Test support, not compiled into the server: the room's runs are `LiveSingerRun`s
+/// (LiveScoring), stored by the same `LiveRunRecorder`.
+actor LivePerformance {
+    nonisolated let start: PerformanceStart
     private var session: ScoringSession
     private let recorder: LiveRunRecorder?
 
-    public init(song: Song, songId: String, partIndex: Int, singer: String, configuration: ScoringConfiguration,
+    init(song: Song, songId: String, partIndex: Int, singer: String, configuration: ScoringConfiguration,
                 derivedNotes: Bool = false, store: (any ScoreStore)?) throws(ReferenceError) {
         session = try ScoringSession(song: song, partIndex: partIndex, configuration: configuration, derivedNotes: derivedNotes)
         let start = PerformanceStart(
@@ -26,19 +29,19 @@ public actor LivePerformance {
         recorder = store.map { LiveRunRecorder(store: $0, start: start) }
     }
 
-    public func feed(_ samples: [PitchSample]) {
+    func feed(_ samples: [PitchSample]) {
         session.feed(contentsOf: samples)
     }
 
     /// Closes, queues for the store and returns the lines that are over at playback `position` (media seconds).
-    public func advance(to position: Double) -> [LineResult] {
+    func advance(to position: Double) -> [LineResult] {
         let closed = session.advance(to: position)
         for line in closed { recorder?.record(line) }
         return closed
     }
 
     /// Closes every remaining line and marks the performance complete.
-    public func finish() -> PerformanceResult {
+    func finish() -> PerformanceResult {
         let before = session.lineResults.count
         let result = session.finish()
         for line in result.lines[before...] { recorder?.record(line) }
@@ -48,10 +51,10 @@ public actor LivePerformance {
 
     /// Waits up to `timeout` seconds for the queued writes; true once they are all stored.
     @discardableResult
-    public func flush(timeout: Double = 120) async -> Bool {
+    func flush(timeout: Double = 120) async -> Bool {
         await recorder?.flush(timeout: timeout) ?? true
     }
 
     /// Results so far.
-    public var result: PerformanceResult { session.result }
+    var result: PerformanceResult { session.result }
 }

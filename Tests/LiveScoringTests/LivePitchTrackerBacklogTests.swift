@@ -1,6 +1,6 @@
 @testable import AudioEngine
 import Foundation
-import KaraokeRoom
+import LiveScoring
 import Scoring
 import Testing
 

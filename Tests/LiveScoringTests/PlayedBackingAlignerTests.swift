@@ -1,5 +1,5 @@
 @testable import AudioEngine
-@testable import KaraokeRoom
+@testable import LiveScoring
 import Foundation
 import Testing
 

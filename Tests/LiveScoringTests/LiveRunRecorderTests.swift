@@ -1,5 +1,5 @@
 import Foundation
-@testable import KaraokeRoom
+@testable import LiveScoring
 import ScoreStore
 import Scoring
 import Testing
