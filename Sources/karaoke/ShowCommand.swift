@@ -51,6 +51,12 @@ struct ShowCommand: ParsableCommand {
             print("\nPart \(p.number): \(p.name)  (\(p.lines.count) lines)")
             for line in p.lines {
                 print("[\(formatTime(line.start)) – \(formatTime(line.end))] \(line.text)")
+                if let romanization = line.romanization { print("    romanisation: \(romanization)") }
+                if let translation = line.translation { print("    translation:  \(translation)") }
+                if let bg = line.background {
+                    print("    background [\(formatTime(bg.start)) – \(formatTime(bg.end))] \(bg.text)"
+                          + (bg.translation.map { " — \($0)" } ?? ""))
+                }
                 guard line.syllables.count > 1 || line.syllables.first?.note != nil else { continue }
                 for s in line.syllables {
                     let note = s.note.map { n in

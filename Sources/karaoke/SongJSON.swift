@@ -49,11 +49,24 @@ struct SongTimelineJSON: Encodable {
         var end: Double
         var note: NoteJSON?
     }
+    /// Background vocals: a second line with its own timing, shown, not sung by the part.
+    struct BackgroundJSON: Encodable {
+        var start: Double
+        var end: Double
+        var text: String
+        var syllables: [SyllableJSON]
+        var translation: String?
+        var romanization: String?
+    }
     struct LineJSON: Encodable {
         var start: Double
         var end: Double
         var text: String
         var syllables: [SyllableJSON]
+        /// Shown under the line, never sung (absent when the file has none).
+        var translation: String?
+        var romanization: String?
+        var background: BackgroundJSON?
     }
     struct PartJSON: Encodable {
         var number: Int
@@ -82,13 +95,22 @@ struct SongTimelineJSON: Encodable {
         vocals = song.metadata.vocalsFile
         parts = selected.map { i in
             let part = song.parts[i]
-            return PartJSON(number: i + 1, name: part.name, lines: part.lines.map { line in
-                LineJSON(start: line.start, end: line.end, text: line.text, syllables: line.syllables.map { s in
+            func syllables(_ list: [Syllable]) -> [SyllableJSON] {
+                list.map { s in
                     SyllableJSON(text: s.text, start: s.start, end: s.end, note: s.note.map { n in
                         NoteJSON(kind: n.kind.rawValue, startBeat: n.startBeat, lengthBeats: n.lengthBeats,
                                  pitch: n.pitch, midi: n.midi, name: MusicalPitch.name(ofMidi: n.midi))
                     })
-                })
+                }
+            }
+            return PartJSON(number: i + 1, name: part.name, lines: part.lines.map { line in
+                let companions = line.companions
+                return LineJSON(start: line.start, end: line.end, text: line.text, syllables: syllables(line.syllables),
+                                translation: companions?.translation, romanization: companions?.romanization,
+                                background: companions?.background.map { bg in
+                                    BackgroundJSON(start: bg.start, end: bg.end, text: bg.text, syllables: syllables(bg.syllables),
+                                                   translation: bg.translation, romanization: bg.romanization)
+                                })
             })
         }
     }

@@ -9,6 +9,10 @@ import SongModel
 /// a line whose stamp is malformed is skipped, seconds over 59 carry into the minutes, a tag
 /// value that is not a number is ignored and a word stamp going backwards is dropped, each with
 /// a warning; strictly each of these is an error.
+///
+/// ESLyric saves a line it has no time for with the stamp `[00:00.00]`: such placeholders (two or
+/// more lines stamped 0, or a 0 after later stamps) are untimed lines and not shown. Voice marks
+/// (`v1:`, `v2:` …, Walaoke `M:`/`F:`/`D:`) on two or more lines make a duet (`LRCVoice`).
 public enum LRCReader {
     /// Shown until this long after the last line starts when nothing gives its end.
     static let lastLineMinimum = 3.0
@@ -21,8 +25,12 @@ public enum LRCReader {
         var assumptions = ReadingAssumptions(path: path, mode: mode)
         var metadata = SongMetadata()
         var offsetSeconds = 0.0
-        var timed: [(start: Double, words: [LRCWord], line: Int)] = []
+        var timed: [(start: Double, words: [LRCWord], line: Int, voice: LRCVoice?)] = []
         var sawColonFraction = false
+        var sawLaterStamp = false
+        var zeroStampLines = 0
+        var placeholders: Set<Int> = []
+        var markTexts: [Int: String] = [:]  // file line → the voice mark removed from its text
 
         lines: for (index, raw) in TextLines.split(text).enumerated() {
             let number = index + 1
@@ -53,15 +61,53 @@ public enum LRCReader {
                 }
             }
             if starts.isEmpty { continue }
-            let words = try LRCWord.split(rest, line: number, assumptions: &assumptions, sawColonFraction: &sawColonFraction)
-            for start in starts { timed.append((start, words, number)) }
+            if starts == [0] {
+                zeroStampLines += 1
+                if sawLaterStamp { placeholders.insert(number) }
+            }
+            sawLaterStamp = sawLaterStamp || starts.contains { $0 > 0 }
+            let mark = LRCVoice.split(rest)
+            let words = try LRCWord.split(mark?.rest ?? rest, line: number, assumptions: &assumptions, sawColonFraction: &sawColonFraction)
+            if let mark { markTexts[number] = String(rest[..<mark.rest.startIndex]) }
+            for start in starts { timed.append((start, words, number, mark?.voice)) }
         }
         guard !timed.isEmpty else {
             throw SongFileError(path: path, line: nil, message: "no timed lyric lines ([mm:ss.xx]text)")
         }
+        // ESLyric's placeholders for untimed lines: several lines at [00:00.00], or one after later stamps.
+        if zeroStampLines >= 2 {
+            for entry in timed where entry.start == 0 { placeholders.insert(entry.line) }
+        }
+        timed.removeAll { placeholders.contains($0.line) && $0.start == 0 }
+        guard !timed.isEmpty else {
+            throw SongFileError(path: path, line: nil, message: "every line is stamped [00:00.00], ESLyric's mark for a line without a time: the lyrics are not synchronised")
+        }
+        let voices = LRCVoiceAssignment(marks: timed.map(\.voice))
+        if !voices.marksCount {
+            // Not voice marks after all (a lone `D:`): the text keeps them.
+            for i in timed.indices { if let mark = markTexts[timed[i].line] { timed[i].words[0].text = mark + timed[i].words[0].text } }
+        }
+        // Each line ends where the next starts, whoever sings it.
+        let lines = lyricLines(timed, metadata: metadata, offsetSeconds: offsetSeconds)
+        guard !lines.isEmpty else {
+            throw SongFileError(path: path, line: nil, message: "every timed line is empty")
+        }
+        let parts = voices.parts.map { name, members in
+            let own = Set(members)
+            return VoicePart(name: name, lines: lines.filter { own.contains($0.index) }.map(\.line))
+        }.filter { !$0.lines.isEmpty }
+        return Song(metadata: metadata, parts: parts, beatClock: nil,
+                    source: SongSource(path: path, format: sawColonFraction ? .flo : .lrc), warnings: assumptions.all)
+    }
+
+    /// The shown lines in time order, each with the index of its entry in `timed`: each ends
+    /// where the next starts, the last after its last word; a line with no text only ends the one before.
+    private static func lyricLines(_ timed: [(start: Double, words: [LRCWord], line: Int, voice: LRCVoice?)], metadata: SongMetadata,
+                                   offsetSeconds: Double) -> [(index: Int, line: LyricLine)] {
         // Stable sort: lines with several stamps were added in file order per stamp.
-        let sorted = timed.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
-        var lines: [LyricLine] = []
+        let order = timed.indices.sorted { (timed[$0].start, $0) < (timed[$1].start, $1) }
+        let sorted = order.map { timed[$0] }
+        var lines: [(index: Int, line: LyricLine)] = []
         for (i, entry) in sorted.enumerated() {
             let start = entry.start - offsetSeconds
             let lastWordStart = entry.words.compactMap(\.start).max().map { $0 - offsetSeconds } ?? start
@@ -77,13 +123,9 @@ public enum LRCReader {
             let syllables = LRCWord.syllables(entry.words, lineStart: start, lineEnd: end, offset: offsetSeconds)
             // An empty line only marks where the previous one ends.
             if syllables.isEmpty { continue }
-            lines.append(LyricLine(start: start, end: end, syllables: syllables))
+            lines.append((order[i], LyricLine(start: start, end: end, syllables: syllables)))
         }
-        guard !lines.isEmpty else {
-            throw SongFileError(path: path, line: nil, message: "every timed line is empty")
-        }
-        return Song(metadata: metadata, parts: [VoicePart(name: "Solo", lines: lines)], beatClock: nil,
-                    source: SongSource(path: path, format: sawColonFraction ? .flo : .lrc), warnings: assumptions.all)
+        return lines
     }
 
     private static func apply(tag: String, value: String, line: Int, to metadata: inout SongMetadata, offset: inout Double,

@@ -89,6 +89,7 @@ public enum MIDIReader {
         metadata.artist = lyrics.artist ?? ""
         metadata.language = lyrics.language
         if !lyrics.info.isEmpty { metadata.otherTags["INFO"] = lyrics.info.joined(separator: " / ") }
+        if let banner = lyrics.banner { metadata.otherTags["BANNER"] = banner }
         metadata.otherTags["MIDI_LYRICS"] = lyrics.source
         if useMelody { metadata.otherTags["MIDI_MELODY"] = melody.name }
         return Song(metadata: metadata, parts: [VoicePart(name: "Solo", lines: lines)],

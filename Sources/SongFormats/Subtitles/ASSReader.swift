@@ -4,9 +4,16 @@ import SongModel
 /// of Karaoke Mugen and PiKaraoke: `Dialogue:` events of the `[Events]` section with the
 /// fields its `Format:` line names. `{\k}`, `{\K}`, `{\kf}` and `{\ko}` tags (durations in
 /// centiseconds) split a line into timed syllables; other override tags are removed, `\N`
-/// and `\n` become spaces. `Comment:` events and the `fx` lines Aegisub's karaoke templater
-/// generates from them are not lyrics and are skipped. `Title:` in `[Script Info]` is the title.
+/// and `\n` become spaces. `Title:` in `[Script Info]` is the title.
+///
+/// Aegisub's karaoke templater keeps the timed lyrics as `Comment:` events with the effect
+/// `karaoke` and writes the effects it generates from them as `fx` lines: in such a file those
+/// comments are the lyrics, as Karaoke Mugen reads them. `template`, `code`, `mixin` and `fx`
+/// lines are never lyrics.
 public enum ASSReader {
+    /// Effects of lines the karaoke templaters write that are not lyrics.
+    static let templaterEffects: Set<String> = ["template", "code", "mixin", "fx", "fxgroup"]
+
     public static func read(bytes: [UInt8], path: String, mode: SongReadingMode = .lenient) throws(SongFileError) -> Song {
         try read(text: SongTextDecoder.decode(bytes).text, path: path, mode: mode)
     }
@@ -17,7 +24,10 @@ public enum ASSReader {
         var section = ""
         // SSA v4 and ASS default field order, used until a Format: line says otherwise.
         var fields = ["layer", "start", "end", "style", "name", "marginl", "marginr", "marginv", "effect", "text"]
-        var lines: [LyricLine] = []
+        var dialogueLines: [LyricLine] = []
+        var karaokeComments: [LyricLine] = []
+        var warnedTimeForm = false
+        var templaterLines = 0
         for (index, raw) in TextLines.split(text).enumerated() {
             let number = index + 1
             let line = raw.trimmed
@@ -30,29 +40,44 @@ public enum ASSReader {
                 if value != "Default Aegisub file" { metadata.title = String(value) }
             case ("[events]", "format"):
                 fields = value.split(separator: ",").map { $0.trimmed.lowercased() }
-            case ("[events]", "dialogue"):
+            case ("[events]", "dialogue"), ("[events]", "comment"):
+                let isComment = key == "comment"
                 let values = splitFields(value, count: fields.count)
                 func field(_ name: String) -> Substring? { fields.firstIndex(of: name).flatMap { $0 < values.count ? values[$0] : nil } }
+                // The effect's first word: `template syl noblank`, `code once`, `karaoke`, `fx`.
+                let effect = field("effect").map { $0.trimmed.lowercased().split(separator: " ").first.map(String.init) ?? "" } ?? ""
+                if templaterEffects.contains(effect) { templaterLines += 1; continue }
+                if isComment && effect != "karaoke" { continue }
                 guard let startText = field("start"), let endText = field("end"), let body = field("text") else {
-                    try assumptions.assume(line: number, problem: "Dialogue has fewer fields than its Format line names",
+                    try assumptions.assume(line: number, problem: "\(isComment ? "Comment" : "Dialogue") has fewer fields than its Format line names",
                                            assumption: "the line is skipped")
                     continue
                 }
-                if field("effect")?.trimmed.lowercased() == "fx" { continue }
-                guard let start = VTTTimestamp.seconds(startText.trimmed),
-                      let end = VTTTimestamp.seconds(endText.trimmed), end >= start else {
-                    try assumptions.assume(line: number, problem: "malformed Dialogue times '\(startText)', '\(endText)'",
+                guard let start = ASSTime(startText), let end = ASSTime(endText), end.seconds >= start.seconds else {
+                    try assumptions.assume(line: number, problem: "malformed \(isComment ? "Comment" : "Dialogue") times '\(startText)', '\(endText)'",
                                            assumption: "the line is skipped")
                     continue
                 }
-                let syllables = karaokeSyllables(String(body), start: start, end: end)
+                if !(start.isCanonical && end.isCanonical) && !warnedTimeForm {
+                    warnedTimeForm = true
+                    try assumptions.assume(line: number, problem: "times '\(startText.trimmed)', '\(endText.trimmed)' are not written h:mm:ss.cc",
+                                           assumption: "read as libass and Aegisub read them (this and any later such line)")
+                }
+                let syllables = karaokeSyllables(String(body), start: start.seconds, end: end.seconds)
                 if syllables.isEmpty { continue }
-                lines.append(LyricLine(start: start, end: end, syllables: syllables))
+                let line = LyricLine(start: start.seconds, end: end.seconds, syllables: syllables)
+                if isComment { karaokeComments.append(line) } else { dialogueLines.append(line) }
             default:
                 continue
             }
         }
-        guard !lines.isEmpty else { throw SongFileError(path: path, line: nil, message: "no Dialogue lines with text in [Events]") }
+        // A templater file: the `karaoke` comments are the lyrics, the Dialogue lines its effects.
+        var lines = karaokeComments.isEmpty ? dialogueLines : karaokeComments
+        guard !lines.isEmpty else {
+            throw SongFileError(path: path, line: nil, message: templaterLines > 0
+                ? "no lyric lines in [Events]: only karaoke-templater lines (template, code, fx), none of the `Comment: …karaoke` lines they are made from"
+                : "no Dialogue lines with text in [Events]")
+        }
         lines = lines.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         return Song(metadata: metadata, parts: [VoicePart(name: "Solo", lines: lines)], beatClock: nil,
                     source: SongSource(path: path, format: .ass), warnings: assumptions.all)

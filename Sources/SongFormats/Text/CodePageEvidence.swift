@@ -33,14 +33,31 @@ enum CodePageEvidence {
         }
     }
 
+    /// Quotes and marks that open a word (`‘em`, `„Komm`, `¿Qué`, `¡Ay`) and that close one.
+    static let opening: Set<Unicode.Scalar> = ["\u{2018}", "\u{201C}", "\u{201E}", "\u{201A}", "«", "\u{2039}", "¿", "¡"]
+    static let closing: Set<Unicode.Scalar> = ["\u{2019}", "\u{201D}", "»", "\u{203A}"]
+
     static func score(_ text: String) -> Double {
         let scalars = Array(text.unicodeScalars)
         let kinds = scalars.map(Kind.init)
         var score = 0.0
         var nonASCIIRun = 0  // letters outside ASCII in a row
+        // Words with letters beyond ASCII, as the set of those letters (lower case).
+        var words: [Set<Unicode.Scalar>] = []
+        var word: Set<Unicode.Scalar> = []
         for i in scalars.indices {
             let c = scalars[i]
-            guard !c.isASCII else { nonASCIIRun = 0; continue }
+            if !kinds[i].letter {
+                if !word.isEmpty { words.append(word); word = [] }
+            } else if !c.isASCII {
+                word.insert(c.properties.lowercaseMapping.unicodeScalars.first ?? c)
+            }
+            guard !c.isASCII else {
+                nonASCIIRun = 0
+                // A lower-case letter beyond ASCII right before an ASCII capital: "żQué", "ôHello".
+                if kinds[i].upper, i > 0, !scalars[i - 1].isASCII, kinds[i - 1].lower { score -= 3 }
+                continue
+            }
             let kind = kinds[i]
             let previous = i > 0 ? kinds[i - 1] : nil
             let next = i + 1 < kinds.count ? kinds[i + 1] : nil
@@ -67,8 +84,18 @@ enum CodePageEvidence {
             } else if previous?.letter == true && next?.letter == true {
                 // Punctuation inside a word: only an apostrophe belongs there.
                 score += c == "\u{2019}" ? 1 : -3
+            } else if opening.contains(c) {
+                // An opening mark starts a word; one that ends a word is a letter read wrongly.
+                if previous?.letter != true && next?.letter == true { score += 3 }
+                if previous?.letter == true && next?.letter != true { score -= 3 }
+            } else if closing.contains(c), previous?.letter == true, next?.letter != true {
+                score += 1
             }
         }
+        if !word.isEmpty { words.append(word) }
+        // Whole words: those the text's best language writes count for it, the others against.
+        let written = LanguageAlphabets.wordsOfBestLanguage(words)
+        score += 2 * Double(written) - 3 * Double(words.count - written)
         return score
     }
 

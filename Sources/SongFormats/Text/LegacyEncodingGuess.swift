@@ -19,6 +19,16 @@ enum LegacyEncodingGuess {
         return nil
     }
 
+    /// UTF-32 without a BOM: in text of the Basic Multilingual Plane every fourth byte pair is
+    /// zero (the high half of each unit), and no unit is above U+10FFFF.
+    static func unmarkedUTF32(_ bytes: [UInt8]) -> SongTextEncoding? {
+        guard bytes.count >= 8, bytes.count % 4 == 0 else { return nil }
+        let units = stride(from: 0, to: min(bytes.count, 4096), by: 4).map { Array(bytes[$0..<$0 + 4]) }
+        if units.allSatisfy({ $0[3] == 0 && $0[2] <= 0x10 }) && units.contains(where: { $0[0] != 0 }) { return .utf32LE }
+        if units.allSatisfy({ $0[0] == 0 && $0[1] <= 0x10 }) && units.contains(where: { $0[3] != 0 }) { return .utf32BE }
+        return nil
+    }
+
     /// Candidates in order of preference when two score the same (CP1252 and CP1250 agree
     /// on German umlauts; CP437 and CP865 on everything but a few Nordic letters).
     static let candidates: [SongTextEncoding] = [.cp1252, .cp1250, .cp1251, .koi8R, .cp437, .cp865]
@@ -30,7 +40,10 @@ enum LegacyEncodingGuess {
         var best: (encoding: SongTextEncoding, score: Double)?
         for encoding in candidates {
             guard let decoded = IconvConverter.decode(sample, from: encoding.iconvName) else { continue }
-            let score = CodePageEvidence.score(decoded.text) - 10 * Double(decoded.undefinedBytes)
+            var score = CodePageEvidence.score(decoded.text) - 10 * Double(decoded.undefinedBytes)
+            // Lyric files come from Windows far more often than from DOS: a DOS code page must
+            // read clearly better (2 points per byte beyond ASCII) to be chosen.
+            if encoding.isDOSCodePage { score -= 2 * Double(sample.count { $0 >= 0x80 }) }
             if best == nil || score > best!.score { best = (encoding, score) }
         }
         return best?.encoding ?? .cp1252

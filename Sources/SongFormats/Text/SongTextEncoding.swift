@@ -3,6 +3,8 @@ public enum SongTextEncoding: String, Sendable, CaseIterable {
     case utf8 = "UTF-8"
     case utf16LE = "UTF-16LE"
     case utf16BE = "UTF-16BE"
+    case utf32LE = "UTF-32LE"
+    case utf32BE = "UTF-32BE"
     case cp1252 = "CP1252"
     case cp1250 = "CP1250"
     case cp1251 = "CP1251"
@@ -21,6 +23,8 @@ public enum SongTextEncoding: String, Sendable, CaseIterable {
         case "utf8": self = .utf8
         case "utf16le", "utf16": self = .utf16LE
         case "utf16be": self = .utf16BE
+        case "utf32le", "utf32": self = .utf32LE
+        case "utf32be": self = .utf32BE
         case "cp1252", "windows1252", "win1252", "ansi", "auto": self = .cp1252
         case "cp1250", "windows1250", "win1250": self = .cp1250
         case "cp1251", "windows1251", "win1251": self = .cp1251
@@ -40,6 +44,8 @@ public enum SongTextEncoding: String, Sendable, CaseIterable {
         case .utf8: "UTF-8"
         case .utf16LE: "UTF-16LE"
         case .utf16BE: "UTF-16BE"
+        case .utf32LE: "UTF-32LE"
+        case .utf32BE: "UTF-32BE"
         case .cp1252: "CP1252"
         case .cp1250: "CP1250"
         case .cp1251: "CP1251"
@@ -51,4 +57,9 @@ public enum SongTextEncoding: String, Sendable, CaseIterable {
         case .latin9: "ISO-8859-15"
         }
     }
+}
+
+extension SongTextEncoding {
+    /// The code pages of DOS machines (box drawing in the high half), rare for lyric files.
+    var isDOSCodePage: Bool { self == .cp437 || self == .cp865 }
 }

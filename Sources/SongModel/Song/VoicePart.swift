@@ -17,12 +17,17 @@ public struct LyricLine: Sendable, Equatable {
     /// Seconds of media time when the line begins and ends.
     public var start: Double
     public var end: Double
+    /// What the singer sings: the only text scored and highlighted.
     public var syllables: [Syllable]
+    /// Lines shown with this one and never sung by its singer: translation, romanisation,
+    /// background vocals (TTML `ttm:role` spans). Nil for most formats.
+    public var companions: LineCompanions?
 
-    public init(start: Double, end: Double, syllables: [Syllable]) {
+    public init(start: Double, end: Double, syllables: [Syllable], companions: LineCompanions? = nil) {
         self.start = start
         self.end = end
         self.syllables = syllables
+        self.companions = companions
     }
 
     /// The line as displayed: syllables joined as written (they carry their own spaces).
