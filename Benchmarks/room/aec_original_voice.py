@@ -109,10 +109,11 @@ def recording(song, name, singer, track, db, delay_ms, rt60, seed, active, n):
     return path
 
 
-def cancel(mic_wav, track, filter_ms, frame_ms, aec_rate):
+def cancel(mic_wav, track, filter_ms, frame_ms, aec_rate, passes=1):
     """speexdsp MDF on (mic, played track) at aec_rate; the residual at the recording's rate. Returns the
-    residual's path and the tool's CPU seconds."""
-    tag = f"mdf{filter_ms}f{frame_ms}r{aec_rate}"
+    residual's path and the tool's CPU seconds (per pass). passes=2: the filter has already run over the
+    same recording once (converged on the room), the second pass is kept."""
+    tag = f"mdf{filter_ms}f{frame_ms}r{aec_rate}" + (f"p{passes}" if passes > 1 else "")
     out = mic_wav[:-4] + f"-{tag}.wav"
     raw = lambda p: mic_wav[:-4] + f"-{tag}.{p}.raw"  # noqa: E731
     mic, rate = soundfile.read(mic_wav, dtype="float64")
@@ -123,9 +124,9 @@ def cancel(mic_wav, track, filter_ms, frame_ms, aec_rate):
     to16(down(track)).tofile(raw("ref"))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([TOOL, raw("mic"), raw("ref"), raw("out"), str(aec_rate), str(aec_rate * frame_ms // 1000),
-                    str(aec_rate * filter_ms // 1000)], check=True)
+                    str(aec_rate * filter_ms // 1000), str(passes)], check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) / passes
     res = np.fromfile(raw("out"), dtype="<i2").astype(np.float64) / 32767
     res = fit(resample_poly(res, rate // g, aec_rate // g), len(mic))
     soundfile.write(out, res, rate, subtype="PCM_16")
@@ -181,6 +182,20 @@ def realvoice_song(karaoke):
     return songs.load(karaoke, "vocadito", path)
 
 
+def tag_of(setting):
+    filt, frame, passes = setting
+    return f"mdf {filt} ms / {frame} ms" + (f", pass {passes}" if passes > 1 else "")
+
+
+def parse_settings(text):
+    """"250:20,250:20:2" → [(250, 20, 1), (250, 20, 2)] (filter ms, frame ms, passes)."""
+    out = []
+    for item in text.split(","):
+        v = [int(x) for x in item.split(":")]
+        out.append((v[0], v[1], v[2] if len(v) > 2 else 1))
+    return out
+
+
 def realvoice_rows(karaoke, settings, aec_rate, vocal_db, seed):
     """The real singer (vocadito_1, as recorded: its own room, no reverb added, RMS 0.1 over the sung
     spans) with a played track of the demo backing plus flite:slt singing notesA1 in the singer's octave
@@ -223,9 +238,9 @@ def realvoice_rows(karaoke, settings, aec_rate, vocal_db, seed):
             row = {"condition": name, "singer": sung, "played": os.path.relpath(track_path, REPO), "track_db": db,
                    "delay_ms": delay, "rt60": 0.5, "wav": os.path.relpath(wav, REPO), "aec_cpu_s": {},
                    "scores": {"a_raw_no_ref": score(wav, None), "b_raw_spectral": score(wav, track_path)}}
-            for filt, frame in settings:
-                tag = f"mdf {filt} ms / {frame} ms"
-                res, cpu = cancel(wav, track, filt, frame, aec_rate)
+            for setting in settings:
+                tag = tag_of(setting)
+                res, cpu = cancel(wav, track, *setting[:2], aec_rate, setting[2])
                 row["aec_cpu_s"][tag] = cpu
                 row["scores"][f"c_aec_no_ref, {tag}"] = score(res, None)
                 row["scores"][f"d_aec_spectral, {tag}"] = score(res, track_path)
@@ -284,9 +299,9 @@ def demo_rows(karaoke, settings, args):
             if key:
                 row["pitch"]["b_raw_spectral"] = pitch(karaoke, wav, truth, track_path)
         if key is not None:
-            for i, (filt, frame) in enumerate(settings):
-                tag = f"mdf {filt} ms / {frame} ms"
-                res, cpu = cancel(wav, track, filt, frame, args.aec_rate)
+            for i, setting in enumerate(settings):
+                tag = tag_of(setting)
+                res, cpu = cancel(wav, track, *setting[:2], args.aec_rate, setting[2])
                 row["aec_cpu_s"][tag] = cpu
                 row["scores"][f"c_aec_no_ref, {tag}"] = sc(res, None)
                 row["scores"][f"d_aec_spectral, {tag}"] = sc(res, track_path)
@@ -308,8 +323,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--karaoke", required=True)
     ap.add_argument("--karaoke-commit", help="the commit the binary was built from (recorded in the JSON)")
-    ap.add_argument("--aec", default="250:20,100:10,250:10,500:20",
-                    help="FILTER_MS:FRAME_MS,… MDF settings; the first is the one RPA is measured on")
+    ap.add_argument("--aec", default="250:20,100:10,250:10,500:20,250:20:2,500:20:2",
+                    help="FILTER_MS:FRAME_MS[:PASSES],… MDF settings (PASSES 2: the filter converged on a first pass "
+                         "over the same recording); the first is the one RPA is measured on")
     ap.add_argument("--aec-rate", type=int, default=16000)
     ap.add_argument("--vocal-db", type=float, default=0.0, help="the original voice against the backing in the track")
     ap.add_argument("--seed", type=int, default=11)
@@ -320,7 +336,7 @@ def main():
     ap.add_argument("--only-realvoice", action="store_true", help="the realvoice rows only (the demo rows skipped)")
     args = ap.parse_args()
     karaoke = os.path.abspath(args.karaoke)
-    settings = [tuple(int(v) for v in s.split(":")) for s in args.aec.split(",")]
+    settings = parse_settings(args.aec)
     os.makedirs(OUT, exist_ok=True)
     if not os.path.exists(TOOL):
         subprocess.run(["gcc", "-O2", "-o", TOOL, os.path.join(HERE, "aec_mdf.c"), "-lspeexdsp"], check=True)
@@ -339,7 +355,7 @@ def main():
         "pitch_command": f"{karaoke} pitch REC.wav --csv [--backing TRACK.wav]",
         "aec_command": f"{os.path.relpath(TOOL, REPO)} MIC.raw REF.raw OUT.raw {args.aec_rate} FRAME FILTER "
                        "(Benchmarks/room/aec_mdf.c; int16 mono; REF = the played track from media time 0)",
-        "aec_settings_ms": [{"filter": f, "frame": fr} for f, fr in settings], "aec_rate": args.aec_rate,
+        "aec_settings_ms": [{"filter": f, "frame": fr, "passes": p} for f, fr, p in settings], "aec_rate": args.aec_rate,
         "singer": SINGER.voice, "originals": {k: {"voice": o.voice, "octaves_down": o.octaves_down}
                                               for k, o in ORIGINALS.items()},
         "vocal_db_in_track": args.vocal_db, "song_seconds": audio_s, "clean_score": clean,
@@ -355,9 +371,9 @@ def main():
 
 
 def print_markdown(r, settings):
-    first = f"mdf {settings[0][0]} ms / {settings[0][1]} ms"
-    heads = ["(a) no ref", "(b) spectral"] + [f"(c) MDF {s[0]}/{s[1]} ms" for s in settings] + \
-        [f"(d) MDF {s[0]}/{s[1]} ms + spectral" for s in settings]
+    first = tag_of(settings[0])
+    heads = ["(a) no ref", "(b) spectral"] + [f"(c) {tag_of(s)}" for s in settings] + \
+        [f"(d) {tag_of(s)} + spectral" for s in settings]
     print(f"\nMedium scores; in brackets the share of the same singer's clean score (no bleed, --no-backing). "
           f"MDF at {r['aec_rate']} Hz.\n")
     print("| condition | " + " | ".join(heads) + " |")
@@ -367,8 +383,8 @@ def print_markdown(r, settings):
             s, share = row["scores"], row["share_of_clean"]
             cell = lambda k: "-" if s.get(k) is None else (  # noqa: E731
                 f"{s[k]}" + (f" ({100 * share[k]:.1f} %)" if share.get(k) is not None else ""))
-            keys = ["a_raw_no_ref", "b_raw_spectral"] + [f"c_aec_no_ref, mdf {f} ms / {fr} ms" for f, fr in settings] + \
-                [f"d_aec_spectral, mdf {f} ms / {fr} ms" for f, fr in settings]
+            keys = ["a_raw_no_ref", "b_raw_spectral"] + [f"c_aec_no_ref, {tag_of(s)}" for s in settings] + \
+                [f"d_aec_spectral, {tag_of(s)}" for s in settings]
             print(f"| {row['condition']} | " + " | ".join(cell(k) for k in keys) + " |")
     if any(row.get("pitch") for row in r["rows"]):
         print(f"\nRPA / voicing false alarm of `karaoke pitch` against the singer's truth ({first}):\n")
@@ -381,12 +397,12 @@ def print_markdown(r, settings):
                 print(f"| {row['condition']} | {f(p.get('a_raw_no_ref'))} | {f(p.get('b_raw_spectral'))} | "
                       f"{f(p.get('c_aec_no_ref, ' + first))} | {f(p.get('d_aec_spectral, ' + first))} |")
     cpu = [(t, c) for row in r["rows"] for t, c in row.get("aec_cpu_s", {}).items()]
-    for f_, fr in settings:
-        tag = f"mdf {f_} ms / {fr} ms"
+    for setting in settings:
+        tag = tag_of(setting)
         vals = [c for t, c in cpu if t == tag]
         if vals and r.get("song_seconds"):
-            print(f"\nMDF {tag}: {np.median(vals):.2f} s CPU per {r['song_seconds']:.1f} s recording "
-                  f"({1000 * np.median(vals) / r['song_seconds']:.1f} ms per second of audio, median of {len(vals)})")
+            print(f"\n{tag}: {np.median(vals):.2f} s CPU per {r['song_seconds']:.1f} s recording "
+                  f"({1000 * np.median(vals) / r['song_seconds']:.1f} ms per second of audio, median of {len(vals)}; per pass)")
 
 
 if __name__ == "__main__":
