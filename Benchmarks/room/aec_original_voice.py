@@ -109,11 +109,12 @@ def recording(song, name, singer, track, db, delay_ms, rt60, seed, active, n):
     return path
 
 
-def cancel(mic_wav, track, filter_ms, frame_ms, aec_rate, passes=1):
+def cancel(mic_wav, track, filter_ms, frame_ms, aec_rate, passes=1, res=0):
     """speexdsp MDF on (mic, played track) at aec_rate; the residual at the recording's rate. Returns the
     residual's path and the tool's CPU seconds (per pass). passes=2: the filter has already run over the
-    same recording once (converged on the room), the second pass is kept."""
-    tag = f"mdf{filter_ms}f{frame_ms}r{aec_rate}" + (f"p{passes}" if passes > 1 else "")
+    same recording once (converged on the room), the second pass is kept. res=1: speex's residual-echo
+    suppressor after the filter (aec_mdf.c)."""
+    tag = f"mdf{filter_ms}f{frame_ms}r{aec_rate}" + (f"p{passes}" if passes > 1 else "") + ("res" if res else "")
     out = mic_wav[:-4] + f"-{tag}.wav"
     raw = lambda p: mic_wav[:-4] + f"-{tag}.{p}.raw"  # noqa: E731
     mic, rate = soundfile.read(mic_wav, dtype="float64")
@@ -124,7 +125,7 @@ def cancel(mic_wav, track, filter_ms, frame_ms, aec_rate, passes=1):
     to16(down(track)).tofile(raw("ref"))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([TOOL, raw("mic"), raw("ref"), raw("out"), str(aec_rate), str(aec_rate * frame_ms // 1000),
-                    str(aec_rate * filter_ms // 1000), str(passes)], check=True)
+                    str(aec_rate * filter_ms // 1000), str(passes), str(res)], check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) / passes
     res = np.fromfile(raw("out"), dtype="<i2").astype(np.float64) / 32767
@@ -183,20 +184,21 @@ def realvoice_song(karaoke):
 
 
 def tag_of(setting):
-    filt, frame, passes = setting
-    return f"mdf {filt} ms / {frame} ms" + (f", pass {passes}" if passes > 1 else "")
+    filt, frame, passes, res = setting
+    return f"mdf {filt} ms / {frame} ms" + (f", pass {passes}" if passes > 1 else "") + (" + speex RES" if res else "")
 
 
 def parse_settings(text):
-    """"250:20,250:20:2" → [(250, 20, 1), (250, 20, 2)] (filter ms, frame ms, passes)."""
+    """"250:20,250:20:2,250:20:2:res" → [(250, 20, 1, 0), (250, 20, 2, 0), (250, 20, 2, 1)] (filter ms,
+    frame ms, passes, speex's residual-echo suppressor after the filter)."""
     out = []
     for item in text.split(","):
-        v = [int(x) for x in item.split(":")]
-        out.append((v[0], v[1], v[2] if len(v) > 2 else 1))
+        v = item.split(":")
+        out.append((int(v[0]), int(v[1]), int(v[2]) if len(v) > 2 else 1, int(len(v) > 3 and v[3] == "res")))
     return out
 
 
-def realvoice_rows(karaoke, settings, aec_rate, vocal_db, seed):
+def realvoice_rows(karaoke, settings, aec_rate, vocal_db, seed, append=False):
     """The real singer (vocadito_1, as recorded: its own room, no reverb added, RMS 0.1 over the sung
     spans) with a played track of the demo backing plus flite:slt singing notesA1 in the singer's octave
     and an octave up, at −6 dB; the track alone; scores (a)–(d) as for the demo."""
@@ -237,10 +239,10 @@ def realvoice_rows(karaoke, settings, aec_rate, vocal_db, seed):
             soundfile.write(wav, mic, RATE, subtype="PCM_16")
             row = {"condition": name, "singer": sung, "played": os.path.relpath(track_path, REPO), "track_db": db,
                    "delay_ms": delay, "rt60": 0.5, "wav": os.path.relpath(wav, REPO), "aec_cpu_s": {},
-                   "scores": {"a_raw_no_ref": score(wav, None), "b_raw_spectral": score(wav, track_path)}}
+                   "scores": {} if append else {"a_raw_no_ref": score(wav, None), "b_raw_spectral": score(wav, track_path)}}
             for setting in settings:
                 tag = tag_of(setting)
-                res, cpu = cancel(wav, track, *setting[:2], aec_rate, setting[2])
+                res, cpu = cancel(wav, track, *setting[:2], aec_rate, *setting[2:])
                 row["aec_cpu_s"][tag] = cpu
                 row["scores"][f"c_aec_no_ref, {tag}"] = score(res, None)
                 row["scores"][f"d_aec_spectral, {tag}"] = score(res, track_path)
@@ -272,7 +274,7 @@ def demo_rows(karaoke, settings, args):
     tracks = {k: played_track(song, o, args.vocal_db, n, active) for k, o in ORIGINALS.items()}
 
     rows = []  # (name, kind, track key, dB, singer?)
-    rows.append(("clean", None, None, False))
+    rows.append(("clean", None, None, True))
     rows.append(("backing -6 dB", "backing", -6, True))
     rows.append(("backing alone", "backing", 0, False))
     for key in ORIGINALS:
@@ -292,22 +294,25 @@ def demo_rows(karaoke, settings, args):
                "singer": sung, "wav": os.path.relpath(wav, REPO), "scores": {}, "pitch": {}, "aec_cpu_s": {}}
         sc = lambda w, ref: metrics.score(karaoke, DEMO, w, "medium",  # noqa: E731
                                           extra=["--backing", ref] if ref else ["--no-backing"])
-        row["scores"]["a_raw_no_ref"] = sc(wav, None)
-        row["scores"]["b_raw_spectral"] = sc(wav, track_path)
-        if sung and not args.no_pitch:
+        raw = not args.append or key is None  # appended runs: the canceller's columns (and the clean score) only
+        if raw:
+            row["scores"]["a_raw_no_ref"] = sc(wav, None)
+            row["scores"]["b_raw_spectral"] = sc(wav, track_path)
+        measure_pitch = sung and not args.no_pitch and (args.pitch_all or db in (None, -6))
+        if measure_pitch and raw:
             row["pitch"]["a_raw_no_ref"] = pitch(karaoke, wav, truth, None)
             if key:
                 row["pitch"]["b_raw_spectral"] = pitch(karaoke, wav, truth, track_path)
         if key is not None:
             for i, setting in enumerate(settings):
                 tag = tag_of(setting)
-                res, cpu = cancel(wav, track, *setting[:2], args.aec_rate, setting[2])
+                res, cpu = cancel(wav, track, *setting[:2], args.aec_rate, *setting[2:])
                 row["aec_cpu_s"][tag] = cpu
                 row["scores"][f"c_aec_no_ref, {tag}"] = sc(res, None)
                 row["scores"][f"d_aec_spectral, {tag}"] = sc(res, track_path)
                 if not sung:
                     row.setdefault("erle_db", {})[tag] = erle_db(wav, res, np.ones(n, dtype=bool))
-                if i == 0 and sung and not args.no_pitch:
+                if i == 0 and measure_pitch:
                     row["pitch"][f"c_aec_no_ref, {tag}"] = pitch(karaoke, res, truth, None)
                     row["pitch"][f"d_aec_spectral, {tag}"] = pitch(karaoke, res, truth, track_path)
         results.append(row)
@@ -323,16 +328,21 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--karaoke", required=True)
     ap.add_argument("--karaoke-commit", help="the commit the binary was built from (recorded in the JSON)")
-    ap.add_argument("--aec", default="250:20,100:10,250:10,500:20,250:20:2,500:20:2",
-                    help="FILTER_MS:FRAME_MS[:PASSES],… MDF settings (PASSES 2: the filter converged on a first pass "
-                         "over the same recording); the first is the one RPA is measured on")
+    ap.add_argument("--aec", default="250:20:2,250:20,100:10,500:20:2",
+                    help="FILTER_MS:FRAME_MS[:PASSES[:res]],… MDF settings (PASSES 2: the filter converged on a first "
+                         "pass over the same recording; res: speex's residual-echo suppressor after it); the first is "
+                         "the one RPA is measured on")
     ap.add_argument("--aec-rate", type=int, default=16000)
     ap.add_argument("--vocal-db", type=float, default=0.0, help="the original voice against the backing in the track")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", default=os.path.join(REPO, "Benchmarks", "results", "aec-original-voice.json"))
     ap.add_argument("--no-pitch", action="store_true", help="skip the RPA/VFA runs")
+    ap.add_argument("--pitch-all", action="store_true",
+                    help="RPA/VFA on every sung row (default: the clean singer and the −6 dB rows, the targets)")
     ap.add_argument("--realvoice", action="store_true",
                     help="also ../shared/realvoice's vocadito_1 as the singer (scores only; its notesA1 as the song)")
+    ap.add_argument("--append", action="store_true",
+                    help="add these --aec settings' columns to the rows of an existing --out (same recordings, cached)")
     ap.add_argument("--only-realvoice", action="store_true", help="the realvoice rows only (the demo rows skipped)")
     args = ap.parse_args()
     karaoke = os.path.abspath(args.karaoke)
@@ -343,7 +353,7 @@ def main():
     load_start, started = os.getloadavg(), time.time()
 
     results, audio_s = ([], None) if args.only_realvoice else demo_rows(karaoke, settings, args)
-    real = realvoice_rows(karaoke, settings, args.aec_rate, -6, args.seed) if args.realvoice or args.only_realvoice else []
+    real = realvoice_rows(karaoke, settings, args.aec_rate, -6, args.seed, args.append) if args.realvoice or args.only_realvoice else []
     clean = results[0]["scores"]["a_raw_no_ref"] if results else None
     report = {
         "issue": "38 item 1: speexdsp MDF echo canceller in front of the spectral bleed suppressor, original voice on the track",
@@ -355,7 +365,7 @@ def main():
         "pitch_command": f"{karaoke} pitch REC.wav --csv [--backing TRACK.wav]",
         "aec_command": f"{os.path.relpath(TOOL, REPO)} MIC.raw REF.raw OUT.raw {args.aec_rate} FRAME FILTER "
                        "(Benchmarks/room/aec_mdf.c; int16 mono; REF = the played track from media time 0)",
-        "aec_settings_ms": [{"filter": f, "frame": fr, "passes": p} for f, fr, p in settings], "aec_rate": args.aec_rate,
+        "aec_settings_ms": [{"filter": f, "frame": fr, "passes": p, "speex_res": bool(r)} for f, fr, p, r in settings], "aec_rate": args.aec_rate,
         "singer": SINGER.voice, "originals": {k: {"voice": o.voice, "octaves_down": o.octaves_down}
                                               for k, o in ORIGINALS.items()},
         "vocal_db_in_track": args.vocal_db, "song_seconds": audio_s, "clean_score": clean,
@@ -363,15 +373,41 @@ def main():
         "seconds": time.time() - started, "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
         "rows": results, "realvoice_rows": real,
     }
+    if args.append and os.path.exists(args.out):
+        report = merged(args.out, report)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as fh:
         json.dump(report, fh, indent=1, default=float)
-    print_markdown(report, settings)
+    print_markdown(report, parse_settings(",".join(
+        f"{s['filter']}:{s['frame']}:{s['passes']}" + (":res" if s.get("speex_res") else "") for s in report["aec_settings_ms"])))
     log(f"wrote {args.out} ({report['seconds']:.0f} s)")
 
 
+def merged(path, new):
+    """The report at path with new's settings, scores, shares, RPA/VFA and CPU added to the same rows; the
+    runs' commands, times and load averages kept as a list."""
+    with open(path) as fh:
+        old = json.load(fh)
+    for key in ("rows", "realvoice_rows"):
+        by_name = {r["condition"]: r for r in old.get(key, [])}
+        for r in new.get(key, []):
+            if r["condition"] not in by_name:
+                old.setdefault(key, []).append(r)
+                continue
+            o = by_name[r["condition"]]
+            for field in ("scores", "share_of_clean", "pitch", "aec_cpu_s", "erle_db"):
+                if r.get(field):
+                    o.setdefault(field, {}).update({k: v for k, v in r[field].items() if k not in o.get(field, {})})
+    old["aec_settings_ms"] += [s for s in new["aec_settings_ms"] if s not in old["aec_settings_ms"]]
+    runs = old.pop("runs", None) or [{k: old[k] for k in ("command", "load_average_start", "load_average_end",
+                                                           "seconds", "date_utc", "harness_commit")}]
+    runs.append({k: new[k] for k in ("command", "load_average_start", "load_average_end", "seconds", "date_utc",
+                                     "harness_commit")})
+    old["runs"] = runs
+    return old
+
+
 def print_markdown(r, settings):
-    first = tag_of(settings[0])
     heads = ["(a) no ref", "(b) spectral"] + [f"(c) {tag_of(s)}" for s in settings] + \
         [f"(d) {tag_of(s)} + spectral" for s in settings]
     print(f"\nMedium scores; in brackets the share of the same singer's clean score (no bleed, --no-backing). "
@@ -387,15 +423,15 @@ def print_markdown(r, settings):
                 [f"d_aec_spectral, {tag_of(s)}" for s in settings]
             print(f"| {row['condition']} | " + " | ".join(cell(k) for k in keys) + " |")
     if any(row.get("pitch") for row in r["rows"]):
-        print(f"\nRPA / voicing false alarm of `karaoke pitch` against the singer's truth ({first}):\n")
-        print("| condition | (a) | (b) | (c) | (d) |")
-        print("|---|---|---|---|---|")
+        print("\nRPA / voicing false alarm of `karaoke pitch` against the singer's truth:\n")
+        ways = [k for row in r["rows"] for k in row.get("pitch", {})]
+        ways = list(dict.fromkeys(ways))
+        print("| condition | " + " | ".join(ways) + " |")
+        print("|---|" + "---|" * len(ways))
         f = lambda p: "-" if p is None else f"{p['RPA']:.3f} / {p['VFA']:.3f}"  # noqa: E731
         for row in r["rows"]:
-            p = row["pitch"]
-            if p:
-                print(f"| {row['condition']} | {f(p.get('a_raw_no_ref'))} | {f(p.get('b_raw_spectral'))} | "
-                      f"{f(p.get('c_aec_no_ref, ' + first))} | {f(p.get('d_aec_spectral, ' + first))} |")
+            if row.get("pitch"):
+                print(f"| {row['condition']} | " + " | ".join(f(row["pitch"].get(w)) for w in ways) + " |")
     cpu = [(t, c) for row in r["rows"] for t, c in row.get("aec_cpu_s", {}).items()]
     for setting in settings:
         tag = tag_of(setting)
