@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import resource
+import shlex
 import subprocess
 import sys
 import time
@@ -358,7 +359,7 @@ def main():
     report = {
         "issue": "38 item 1: speexdsp MDF echo canceller in front of the spectral bleed suppressor, original voice on the track",
         "karaoke": karaoke, "karaoke_commit": args.karaoke_commit, "harness_commit": git_commit(REPO),
-        "command": " ".join([os.path.relpath(sys.executable, REPO) if sys.executable.startswith(REPO) else sys.executable,
+        "command": shlex.join([os.path.relpath(sys.executable, REPO) if sys.executable.startswith(REPO) else sys.executable,
                              os.path.relpath(os.path.abspath(__file__), REPO), *sys.argv[1:]]),
         "score_command": f"{karaoke} score songs/demo/demo.txt REC.wav --difficulty medium --mic-delay 0 --json "
                          "(--no-backing | --backing TRACK.wav)",
