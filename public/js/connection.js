@@ -102,7 +102,6 @@ export class RoomConnection {
           if (message.secretsNeedTLS) {
             // Never sent here: the page offers the https remote instead (the 'secure' event).
             this.wanted = { ...this.wanted, role: 'guest', pin: null, token: null };
-            this.secureRemote = message.secureRemote || null;
             queueMicrotask(() => this.emit('secure', { url: this.secureRemote }));
             if (this.wanted.name) this.hello();
           } else {

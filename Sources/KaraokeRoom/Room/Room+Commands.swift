@@ -201,8 +201,6 @@ extension Room {
         broadcastState()
     }
 
-    /// Checks a host `hello`: a valid session token, else the PIN — at most as often as the
-    /// address's back-off allows. Returns the new session token after a right PIN.
     /// A guest changes only a seat that is free or theirs (taking a free microphone seat makes it
     /// theirs); the host changes any. A name is one singer's at a time, whoever asks.
     func checkSeatChange(singer: Int, name: String?, by client: ClientID) throws {
@@ -218,6 +216,8 @@ extension Room {
         if !isHost, !isPhoneSeat(singer) { seatHolders[singer] = client }
     }
 
+    /// Checks a host `hello`: a valid session token, else the PIN — at most as often as the
+    /// address's back-off allows. Returns the new session token after a right PIN.
     func authenticateHost(_ client: ClientID, pin: String?, token: String?) throws -> String? {
         if options.secretsOnlyOverTLS, clients[client]?.channelIsPrivate != true {
             // Refused before the PIN or token is looked at: over plain http both are readable by
