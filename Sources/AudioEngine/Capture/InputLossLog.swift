@@ -38,6 +38,11 @@ public final class InputLossLog: Sendable {
 
     public var isLost: Bool { state.withLock { $0.lostSince != nil } }
 
+    /// How many closed lost spans are kept and how long they last together (seconds), for a log.
+    public var closedSpans: (count: Int, seconds: Double) {
+        state.withLock { state in (state.spans.count, state.spans.reduce(0) { $0 + max(0, $1.end - $1.start) }) }
+    }
+
     /// Whether the source was lost at any moment between `start` and `end` (host seconds).
     public func wasLost(from start: Double, to end: Double) -> Bool {
         state.withLock { state in

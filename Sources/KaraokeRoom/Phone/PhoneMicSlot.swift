@@ -161,7 +161,8 @@ public final class PhoneMicSlot: PhoneAudioReceiver, @unchecked Sendable {
     /// What the stream looked like, for the log when a seat is given up.
     public var streamSummary: String {
         "\(frames) frames, \(filledGaps.load(ordering: .relaxed)) gaps filled, \(overlaps.load(ordering: .relaxed)) overlaps cut, "
-            + "\(restarts.load(ordering: .relaxed)) long gaps, \(channel.overruns) samples overrun"
+            + "\(restarts.load(ordering: .relaxed)) long gaps, \(channel.overruns) samples overrun, "
+            + "audio lost \(losses.closedSpans.count) times (\((losses.closedSpans.seconds * 100).rounded() / 100) s)"
     }
     public var bytes: Int { bytesReceived.load(ordering: .relaxed) }
 
