@@ -2,7 +2,11 @@
 // Data flow, module by module:
 //   song files (SongFormats) → model (SongModel) → timeline (LyricTimeline)
 //   → audio in/out (AudioFiles, AudioEngine) → pitch (PitchDetection)
-//   → scoring (Scoring, ScoreStore) → events (EventServer) → browser (public/)
+//   → scoring (Scoring, ScoreStore) → wire types (RoomProtocol) → transport (EventServer)
+//   → browser (public/)
+// RoomProtocol is the JSON protocol of docs/protocol.md (commands, events, their payloads), the
+// only place wire types live; EventServer is transport only (HTTP, WebSocket, TLS, limits) and
+// knows no message but the phone's binary audio frame.
 // LiveScoring is the live pipeline, the same for every kind of microphone: a capture channel
 // (a PulseAudio mic, or a phone's stream upsampled) → LivePitchTracker (the detector, with what
 // the speakers played as its bleed reference) → one run's ScoringSession on a pitch worker →
@@ -44,6 +48,7 @@ let package = Package(
         .target(name: "SongFormats", dependencies: ["SongModel"]),
         .target(name: "LyricTimeline", dependencies: ["SongModel"]),
         .target(name: "Scoring", dependencies: ["SongModel", "LyricTimeline"]),
+        .target(name: "RoomProtocol", dependencies: ["Scoring"]),
 
         // Signal processing and I/O over C libraries.
         .target(name: "AudioFiles", dependencies: ["CSndfile", "CFluidSynth"]),
@@ -64,12 +69,12 @@ let package = Package(
         ]),
         .target(name: "KaraokeRoom", dependencies: [
             "SongModel", "SongFormats", "LyricTimeline", "Scoring", "ScoreStore",
-            "AudioFiles", "AudioEngine", "PitchDetection", "LiveScoring", "EventServer", "CGD",
+            "AudioFiles", "AudioEngine", "PitchDetection", "LiveScoring", "RoomProtocol", "EventServer", "CGD",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "karaoke", dependencies: [
             "KaraokeRoom", "SongModel", "SongFormats", "Scoring", "ScoreStore",
-            "AudioFiles", "AudioEngine", "PitchDetection", "EventServer",
+            "AudioFiles", "AudioEngine", "PitchDetection", "RoomProtocol", "EventServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -88,7 +93,7 @@ let package = Package(
         .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "CFFTW", "AudioFiles", "TestSupport"]),
         .testTarget(name: "ScoringTests", dependencies: [
-            "Scoring", "SongFormats", "SongModel", "AudioFiles", "ScoreStore", "EventServer", "KaraokeRoom", "LiveScoring",
+            "Scoring", "SongFormats", "SongModel", "AudioFiles", "ScoreStore", "RoomProtocol", "KaraokeRoom", "LiveScoring",
             "TestSupport",
         ]),
         .testTarget(name: "ScoreStoreTests", dependencies: [
@@ -97,12 +102,13 @@ let package = Package(
         ]),
         .testTarget(name: "AudioEngineTests", dependencies: [
             "AudioEngine", "CPulse", "AudioFiles", "PitchDetection", "Scoring", "SongFormats", "SongModel", "ScoreStore",
-            "EventServer", "KaraokeRoom", "LiveScoring", "TestSupport",
+            "RoomProtocol", "EventServer", "KaraokeRoom", "LiveScoring", "TestSupport",
         ]),
         .testTarget(name: "LiveScoringTests", dependencies: ["LiveScoring", "AudioEngine", "Scoring", "ScoreStore"]),
-        .testTarget(name: "KaraokeRoomTests", dependencies: ["KaraokeRoom", "EventServer", "AudioEngine", "Scoring", "SongModel"]),
+        .testTarget(name: "KaraokeRoomTests", dependencies: ["KaraokeRoom", "RoomProtocol", "AudioEngine", "Scoring", "SongModel"]),
+        .testTarget(name: "RoomProtocolTests", dependencies: ["RoomProtocol"]),
         .testTarget(name: "EventServerTests", dependencies: [
-            "EventServer", "KaraokeRoom", "AudioEngine", "ScoreStore", "Scoring", "SongModel", "TestSupport",
+            "EventServer", "RoomProtocol", "KaraokeRoom", "AudioEngine", "ScoreStore", "Scoring", "SongModel", "TestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

@@ -1,7 +1,7 @@
 import AudioEngine
-import EventServer
 import Foundation
 import KaraokeRoom
+import RoomProtocol
 
 /// `serve`'s start-up lines with the measured output latency and, per singer, the microphone's
 /// input latency and the mic delay scoring uses (and where it comes from).

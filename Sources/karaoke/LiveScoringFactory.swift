@@ -4,6 +4,7 @@ import EventServer
 import Foundation
 import KaraokeRoom
 import Logging
+import RoomProtocol
 import ScoreStore
 
 /// How `serve` splits its microphones into singers (`--mic-channels`).

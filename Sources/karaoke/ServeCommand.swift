@@ -5,6 +5,7 @@ import EventServer
 import Foundation
 import KaraokeRoom
 import Logging
+import RoomProtocol
 import ScoreStore
 
 /// `karaoke serve`: one room — song library, queue, playback, browser views.

@@ -2,9 +2,10 @@
 import EventServer
 import Foundation
 import KaraokeRoom
+import RoomProtocol
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// `LiveRoomSession.calibrate` as the room's `calibrate` command runs it in `serve`: the room's
 /// own output stream stays open, the calibrator plays its clicks on the same sink, and the outcome

@@ -3,11 +3,12 @@ import AudioFiles
 import EventServer
 import Foundation
 import KaraokeRoom
+import RoomProtocol
 import ScoreStore
 import SongFormats
 import SongModel
-import Testing
 import TestSupport
+import Testing
 
 /// The room as `serve` builds it (PlaybackEngine player, DirectorySongCatalog, LiveRoomSession on
 /// the engine's clock, score store), playing a small generated duet-style song: the track's

@@ -3,10 +3,11 @@ import AudioFiles
 import EventServer
 import Foundation
 import KaraokeRoom
+import RoomProtocol
 import ScoreStore
 import SongFormats
-import Testing
 import TestSupport
+import Testing
 
 /// Per-seat difficulty through the real room: both microphones (the two channels of
 /// `speaker.monitor`) hear the same singer, a semitone sharp all song. The host puts seat 0 on

@@ -1,8 +1,8 @@
-import EventServer
 import Foundation
 import KaraokeRoom
-import Testing
+import RoomProtocol
 import TestSupport
+import Testing
 
 /// The running `total` a screen shows after a line's rating must already count that line
 /// (issue 13: the badge lagged one line behind the rating). The whole test song is sung live

@@ -3,8 +3,9 @@ import AudioFiles
 import EventServer
 import Foundation
 import KaraokeRoom
-import Testing
+import RoomProtocol
 import TestSupport
+import Testing
 
 /// A MIDI karaoke song in the room on the real `PlaybackEngine`: the library makes the `.kar`
 /// its own backing, the loader synthesises it, and the speakers are fed music (the bleed

@@ -1,9 +1,9 @@
 @testable import AudioEngine
-import EventServer
 import Foundation
 @testable import KaraokeRoom
-import Testing
+import RoomProtocol
 import TestSupport
+import Testing
 
 /// A calibrated phone whose capture path grew during a song (a stall of the box, a browser's
 /// buffering: the backing in its own stream arrives later than after its calibration) is scored

@@ -3,8 +3,9 @@ import AudioFiles
 import EventServer
 import Foundation
 import KaraokeRoom
-import Testing
+import RoomProtocol
 import TestSupport
+import Testing
 
 /// The room on the real `PlaybackEngine`: the track is decoded on the room's loader thread and
 /// swapped in; an unreadable backing track fails with an error naming the file (to the caller

@@ -1,8 +1,8 @@
-import EventServer
 import Foundation
 import KaraokeRoom
-import Scoring
+import RoomProtocol
 import ScoreStore
+import Scoring
 import Synchronization
 import Testing
 

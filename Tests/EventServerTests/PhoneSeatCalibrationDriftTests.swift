@@ -1,8 +1,9 @@
 import AudioEngine
 import EventServer
 import Foundation
-import Synchronization
 @testable import KaraokeRoom
+import RoomProtocol
+import Synchronization
 import Testing
 
 /// `CalibrationDrift` on synthetic backing lags, and the whole path: the lag the music measures

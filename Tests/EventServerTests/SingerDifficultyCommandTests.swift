@@ -1,6 +1,6 @@
-import EventServer
 import Foundation
 @testable import KaraokeRoom
+import RoomProtocol
 import Scoring
 import Testing
 

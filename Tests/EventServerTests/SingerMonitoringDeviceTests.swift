@@ -1,6 +1,6 @@
-import EventServer
 import Foundation
 import KaraokeRoom
+import RoomProtocol
 import Synchronization
 import Testing
 

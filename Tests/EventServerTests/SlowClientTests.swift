@@ -1,6 +1,7 @@
 import EventServer
 import Foundation
 import KaraokeRoom
+import RoomProtocol
 import Testing
 
 @Suite("Outbound queues: slow clients")

@@ -1,6 +1,6 @@
-import EventServer
 import Foundation
 import KaraokeRoom
+import RoomProtocol
 import Testing
 
 /// Messages queued for a client together leave in one socket write (up to

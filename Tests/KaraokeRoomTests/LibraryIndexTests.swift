@@ -1,6 +1,6 @@
-import EventServer
 import Foundation
 @testable import KaraokeRoom
+import RoomProtocol
 import Testing
 
 @Suite("Library index: folded search, ranking, paging, filters, artists, one song in several formats")

@@ -1,5 +1,5 @@
-import EventServer
 import KaraokeRoom
+import RoomProtocol
 import Scoring
 import SongModel
 import Testing

@@ -1,8 +1,8 @@
 import Foundation
-import EventServer
 import KaraokeRoom
-import Scoring
+import RoomProtocol
 import ScoreStore
+import Scoring
 import SongModel
 import Testing
 

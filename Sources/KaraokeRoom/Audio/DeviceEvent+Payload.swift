@@ -1,5 +1,5 @@
 import AudioEngine
-import EventServer
+import RoomProtocol
 
 extension DevicePayload {
     /// The browser's view of an audio device event (`device` event: lost/back).

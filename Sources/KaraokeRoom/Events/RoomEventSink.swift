@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 
 /// Where the live singing pipeline publishes what it measures: `pitch` frames (any
 /// thread, droppable), `lineScore` and `total` results, and `device` lost/back.

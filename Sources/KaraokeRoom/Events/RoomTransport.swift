@@ -1,4 +1,5 @@
 import EventServer
+import RoomProtocol
 
 /// How the room reaches browsers. `EventServer` is the real one; tests may record.
 public protocol RoomTransport: AnyObject, Sendable {

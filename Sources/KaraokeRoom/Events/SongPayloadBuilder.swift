@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 import SongModel
 
 /// Converts the song model into the browser's view of it.

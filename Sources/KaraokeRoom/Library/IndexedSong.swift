@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 import SongModel
 
 /// What the library index keeps of one song: enough to list, search and filter it without

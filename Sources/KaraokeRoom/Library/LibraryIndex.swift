@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 
 /// The room's song library in memory, searchable: the same song shipped in several formats or
 /// folders (same title and artist, case and accents folded) is one item listing its formats.

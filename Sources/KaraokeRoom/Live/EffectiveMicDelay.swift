@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 
 /// The mic delay live scoring subtracts for one singer, and where it comes from.
 public struct EffectiveMicDelay: Sendable, Equatable {

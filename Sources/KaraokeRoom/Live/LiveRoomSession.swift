@@ -1,10 +1,10 @@
 import AudioEngine
-import EventServer
 import Foundation
 import LiveScoring
 import Logging
-import Scoring
+import RoomProtocol
 import ScoreStore
+import Scoring
 import SongModel
 import Synchronization
 
@@ -267,8 +267,8 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
     }
 
     /// The seat's own difficulty, else the room's.
-    static func difficulty(of seat: SingerPayload?, room: RoomSettings) -> Scoring.Difficulty {
-        Scoring.Difficulty(rawValue: (seat?.difficulty ?? room.difficulty).rawValue) ?? .medium
+    static func difficulty(of seat: SingerPayload?, room: RoomSettings) -> Difficulty {
+        seat?.difficulty ?? room.difficulty
     }
 
     /// Ends every current run: `final` publishes the final total; a run whose every line was judged is stored complete.

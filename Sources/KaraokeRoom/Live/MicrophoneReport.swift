@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 
 /// What the room's `state` shows about one singer's microphone.
 public struct MicrophoneReport: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Dispatch
-import EventServer
+import RoomProtocol
 import Synchronization
 
 /// Mic monitoring ("hear yourself") per singer, on top of a source-level `RoomMonitor`.

@@ -2,6 +2,8 @@ import AudioEngine
 import Dispatch
 import EventServer
 import Foundation
+import RoomProtocol
+import Scoring
 
 /// The room's phone singer seats (up to `maxPhones`): who holds which, the audio gate that lets
 /// only seat holders send audio frames, clock sync and calibration requests. It sits in front

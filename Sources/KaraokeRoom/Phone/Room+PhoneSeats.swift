@@ -1,4 +1,5 @@
 import EventServer
+import RoomProtocol
 
 /// The room's side of phone singer seats (`PhoneSeats` decides who holds which): the seat is a
 /// singer in `state.singers` with source "phone", like a PulseAudio microphone's seat.

@@ -1,4 +1,5 @@
 import EventServer
+import RoomProtocol
 
 /// What the room remembers about one connected browser.
 struct ClientSession {

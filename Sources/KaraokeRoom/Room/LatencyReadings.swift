@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 
 /// The measured latencies one `state` carries (output, and each singer's microphone input), to
 /// tell when fresh readings are worth another `state` in a room that sends none periodically.

@@ -2,6 +2,7 @@ import Dispatch
 import EventServer
 import Logging
 import LyricTimeline
+import RoomProtocol
 import SongModel
 
 /// Room commands from clients: validation, the change, and what is sent back.

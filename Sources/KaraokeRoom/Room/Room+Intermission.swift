@@ -1,4 +1,5 @@
 import EventServer
+import RoomProtocol
 
 /// The pause between songs: when a song ends and the queue has another, the room loads it and
 /// waits `pauseBetweenSongs` seconds (the display counts down, the score screen shows), then

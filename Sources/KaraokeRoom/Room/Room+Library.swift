@@ -1,6 +1,7 @@
 import Dispatch
 import EventServer
 import Foundation
+import RoomProtocol
 
 /// The song library as clients see it: pages of search results, artists, and the index kept
 /// up to date when the songs folder changes.

@@ -1,5 +1,5 @@
 import Dispatch
-import EventServer
+import RoomProtocol
 
 /// Results of the live pipeline (pitch, line scores, totals, device events) reaching the room.
 extension Room {

@@ -1,7 +1,7 @@
 import Dispatch
-import EventServer
 import Logging
 import LyricTimeline
+import RoomProtocol
 import SongModel
 
 /// Choosing a song: its audio loads off the queue; the newest load wins.

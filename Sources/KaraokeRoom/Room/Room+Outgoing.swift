@@ -2,6 +2,7 @@ import Dispatch
 import EventServer
 import Logging
 import LyricTimeline
+import RoomProtocol
 import SongModel
 
 /// What the room sends: state, queue, hello, errors, results.

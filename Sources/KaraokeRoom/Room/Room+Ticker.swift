@@ -2,6 +2,7 @@ import Dispatch
 import EventServer
 import Logging
 import LyricTimeline
+import RoomProtocol
 import SongModel
 
 /// The ticker: end of song, line positions, periodic state, latency readings.

@@ -2,6 +2,7 @@ import Dispatch
 import EventServer
 import Logging
 import LyricTimeline
+import RoomProtocol
 import SongModel
 import Synchronization
 

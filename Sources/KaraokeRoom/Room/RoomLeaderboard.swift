@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 
 /// Leaderboard rows for the results view (`StoreLeaderboard` reads the score store).
 public protocol RoomLeaderboard: Sendable {

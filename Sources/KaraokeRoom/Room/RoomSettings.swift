@@ -1,4 +1,5 @@
-import EventServer
+import RoomProtocol
+import Scoring
 
 /// Per-room settings that the live pipeline and every view follow.
 public struct RoomSettings: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 
 /// The room's upcoming songs, in play order, with ids that stay stable while items move.
 /// Each item remembers its singer (the name the request carried, folded) and the address that

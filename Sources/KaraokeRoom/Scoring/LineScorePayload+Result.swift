@@ -1,4 +1,4 @@
-import EventServer
+import RoomProtocol
 import Scoring
 import SongModel
 

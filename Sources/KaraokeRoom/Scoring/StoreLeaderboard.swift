@@ -1,5 +1,5 @@
-import EventServer
 import Foundation
+import RoomProtocol
 import ScoreStore
 
 /// The room's leaderboard, read from the score store (best complete performances first).

@@ -1,6 +1,6 @@
-import EventServer
 import Foundation
 import KaraokeRoom
+import RoomProtocol
 import Synchronization
 
 /// A `RoomLiveSession` with scripted microphones: singer i < `inputLatencies.count` has one,

@@ -1,5 +1,6 @@
 import EventServer
 import KaraokeRoom
+import RoomProtocol
 import Synchronization
 
 /// A room's transport that keeps what the room sends to each client (no sockets): for tests

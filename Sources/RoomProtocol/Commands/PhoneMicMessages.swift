@@ -51,7 +51,7 @@ public enum PhoneMicEvent: Sendable, Equatable {
     /// The seat was released (by the page, the song's end, or a resume that came too late).
     case released(reason: String)
 
-    public func message(sentAt unixMilliseconds: Double = Date().timeIntervalSince1970 * 1000) -> OutboundMessage {
+    public func encoded(sentAt unixMilliseconds: Double = Date().timeIntervalSince1970 * 1000) -> [UInt8] {
         var object: [String: Any] = ["v": ProtocolVersion.current, "t": unixMilliseconds.rounded()]
         switch self {
         case .seat(let slot, let singer, let name, let part, let token, let sampleRate, let difficulty):
@@ -70,6 +70,6 @@ public enum PhoneMicEvent: Sendable, Equatable {
             object.merge(["type": "phoneMicReleased", "reason": reason]) { $1 }
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return OutboundMessage(bytes: Array(data), delivery: .essential)
+        return Array(data)
     }
 }

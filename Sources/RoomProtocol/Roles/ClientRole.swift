@@ -1,9 +1,3 @@
-/// Version of the JSON protocol in `docs/protocol.md`. Bump on incompatible changes;
-/// additive fields keep the number.
-public enum ProtocolVersion {
-    public static let current = 1
-}
-
 /// What a client may do. Ordered: each role may do everything the ones before it may.
 public enum ClientRole: String, Codable, Sendable, Comparable, CaseIterable {
     /// Read-only lyric screen.
@@ -22,17 +16,4 @@ public enum ClientRole: String, Codable, Sendable, Comparable, CaseIterable {
     }
 
     public static func < (a: ClientRole, b: ClientRole) -> Bool { a.rank < b.rank }
-}
-
-/// Pitch tolerance, as in UltraStar: easy ±2, medium ±1, hard exact semitone.
-public enum Difficulty: String, Codable, Sendable, CaseIterable {
-    case easy, medium, hard
-
-    public var toleranceSemitones: Int {
-        switch self {
-        case .easy: 2
-        case .medium: 1
-        case .hard: 0
-        }
-    }
 }

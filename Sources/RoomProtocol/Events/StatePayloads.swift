@@ -1,3 +1,5 @@
+import Scoring
+
 public enum TransportState: String, Codable, Sendable {
     case stopped, playing, paused
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 
 /// Everything a client may ask. On the wire: `{"type":"<case>", "id":<optional int>, ...arguments}`.
 public enum ClientCommand: Sendable, Equatable {

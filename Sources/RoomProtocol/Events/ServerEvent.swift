@@ -40,19 +40,20 @@ public enum ServerEvent: Sendable, Equatable {
     }
 
     /// Live pitch frames are superseded by the next; everything else must arrive.
-    public var delivery: OutboundMessage.Delivery {
-        if case .pitch = self { return .droppable }
-        return .essential
+    public var isDroppable: Bool {
+        if case .pitch = self { return true }
+        return false
     }
 
-    /// Encodes once; the result can be sent to any number of clients.
-    public func message(sentAt unixMilliseconds: Double = Date().timeIntervalSince1970 * 1000) -> OutboundMessage {
+    /// Encodes once; the bytes can be sent to any number of clients (the room wraps them in
+    /// the transport's message).
+    public func encoded(sentAt unixMilliseconds: Double = Date().timeIntervalSince1970 * 1000) -> [UInt8] {
         let envelope = ServerEventEnvelope(event: self, sentAt: unixMilliseconds)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         // Every payload is plain data; encoding cannot fail.
         let data = (try? encoder.encode(envelope)) ?? Data("{}".utf8)
-        return OutboundMessage(bytes: Array(data), delivery: delivery)
+        return Array(data)
     }
 }
 
