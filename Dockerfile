@@ -8,7 +8,7 @@ RUN scripts/setup && swift build -c release --product karaoke \
 FROM swift:6.1-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
       libpulse0 libfftw3-single3 libwebsockets17 libsndfile1 librubberband2 libsqlite3-0 libxml2 libqrencode4 libgd3 \
-      libfluidsynth3 timgm6mb-soundfont libpq5 \
+      libfluidsynth3 timgm6mb-soundfont libpq5 libsoxr0 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/karaoke /usr/local/bin/karaoke
 COPY --from=build /src/public /app/public

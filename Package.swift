@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(name: "CFluidSynth", pkgConfig: "fluidsynth", providers: [.apt(["libfluidsynth-dev"])]),
         // The shared venue store (`--store postgres://…`, docs/venue.md): PostgreSQL's own client library.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Whole-buffer sample-rate conversion (songs at 44.1 kHz to the device's 48 kHz).
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
 
         // Pure Swift: no C library below this line until AudioFiles.
         .target(name: "SongModel"),
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "RoomProtocol", dependencies: ["Scoring"]),
 
         // Signal processing and I/O over C libraries.
-        .target(name: "AudioFiles", dependencies: ["CSndfile", "CFluidSynth"]),
+        .target(name: "AudioFiles", dependencies: ["CSndfile", "CFluidSynth", "CSoxr"]),
         .target(name: "PitchDetection", dependencies: ["CFFTW"]),
         .target(name: "AudioEngine", dependencies: ["CPulse", "CRubberBand", "AudioFiles"]),
         .target(name: "ScoreStore", dependencies: [
@@ -89,6 +91,7 @@ let package = Package(
         .executableTarget(name: "vocal-reduction-bench", dependencies: ["AudioEngine", "AudioFiles", "TestSupport"],
                           path: "Benchmarks/vocal-reduction"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles"]),
         .testTarget(name: "SongFormatsTests", dependencies: ["SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "LyricTimelineTests", dependencies: ["LyricTimeline", "SongFormats", "SongModel", "TestSupport"]),
         .testTarget(name: "PitchDetectionTests", dependencies: ["PitchDetection", "CFFTW", "AudioFiles", "TestSupport"]),

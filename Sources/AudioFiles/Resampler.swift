@@ -1,19 +1,20 @@
-import Foundation
+import CSoxr
 
-/// Band-limited resampling (Blackman-windowed sinc) for whole buffers, off the audio thread:
+/// Whole-buffer sample-rate conversion with libsoxr (the SoX resampler), off the audio thread:
 /// songs and recordings arrive at 44.1 kHz, devices and the pitch detector run at 48 kHz.
 ///
-/// The kernel is tabulated once per call at `phases` sub-sample positions and linearly
-/// interpolated between them, so no trigonometry runs per tap.
+/// Quality `SOXR_HQ` (20-bit: pass band flat to 91 % of the lower Nyquist, aliasing under
+/// −120 dB) and linear phase, so a note's onset stays where it was; libsoxr removes its filter's
+/// delay, so the output starts at the input's first sample. Streaming paths that must add no
+/// latency keep their own filters (`Decimator`, `HalfBandUpsampler`).
 public enum Resampler {
-    /// Resamples one channel from `fromRate` to `toRate`.
-    public static func resample(_ input: [Float], from fromRate: Double, to toRate: Double, taps: Int = 16) -> [Float] {
+    /// Resamples one channel from `fromRate` to `toRate`: `floor(count × toRate / fromRate)` samples.
+    public static func resample(_ input: [Float], from fromRate: Double, to toRate: Double) -> [Float] {
         if fromRate == toRate || input.isEmpty { return input }
-        let kernel = Kernel(ratio: toRate / fromRate, taps: taps)
-        return kernel.apply(to: input, ratio: toRate / fromRate, isCancelled: { false }) ?? []
+        return convert(input, channels: 1, from: fromRate, to: toRate, isCancelled: { false }) ?? input
     }
 
-    /// How many output frames are computed between two `isCancelled` checks (milliseconds of work).
+    /// How many input frames are converted between two `isCancelled` checks (milliseconds of work).
     static let cancellationStride = 16_384
 
     /// Resamples every channel of an interleaved buffer.
@@ -22,89 +23,50 @@ public enum Resampler {
     }
 
     /// Resamples every channel of an interleaved buffer, asking `isCancelled` every
-    /// `cancellationStride` output frames; nil when it said yes (a song load that was superseded).
+    /// `cancellationStride` input frames; nil when it said yes (a song load that was superseded).
     public static func resample(_ buffer: AudioBuffer, to toRate: Double, isCancelled: () -> Bool) -> AudioBuffer? {
         if isCancelled() { return nil }
-        if buffer.sampleRate == toRate { return buffer }
-        let ratio = toRate / buffer.sampleRate
-        let kernel = Kernel(ratio: ratio, taps: 16)
-        var channels: [[Float]] = []
-        for channel in 0..<buffer.channels {
-            guard let data = kernel.apply(to: buffer.channel(channel), ratio: ratio, isCancelled: isCancelled) else { return nil }
-            channels.append(data)
-        }
-        let frames = channels.first?.count ?? 0
-        var interleaved = [Float](repeating: 0, count: frames * buffer.channels)
-        for (c, data) in channels.enumerated() {
-            for f in 0..<frames { interleaved[f * buffer.channels + c] = data[f] }
-        }
-        return AudioBuffer(samples: interleaved, sampleRate: toRate, channels: buffer.channels)
+        if buffer.sampleRate == toRate || buffer.samples.isEmpty { return buffer }
+        guard let samples = convert(buffer.samples, channels: buffer.channels, from: buffer.sampleRate, to: toRate,
+                                    isCancelled: isCancelled) else { return nil }
+        return AudioBuffer(samples: samples, sampleRate: toRate, channels: buffer.channels)
     }
 
-    /// The windowed-sinc low-pass, sampled every 1/`phases` of an input sample.
-    private struct Kernel {
-        static let phases = 512
-        /// Half the kernel's length in input samples.
-        let reach: Int
-        /// `table[k]` is the kernel at distance `k / phases` input samples (k ≥ 0; symmetric).
-        let table: [Double]
-
-        init(ratio: Double, taps: Int) {
-            // Low-pass at the lower Nyquist to avoid aliasing when downsampling; the kernel
-            // widens with it so the transition band stays as narrow as when upsampling.
-            let cutoff = min(1.0, ratio)
-            let halfWidth = Double(taps) / cutoff
-            reach = Int(halfWidth.rounded(.up))
-            let count = reach * Self.phases + 2
-            table = (0..<count).map { k in
-                let x = Double(k) / Double(Self.phases)
-                return Resampler.sinc(x * cutoff) * cutoff * Resampler.blackman(x / halfWidth)
-            }
+    /// Interleaved float in, interleaved float out; nil when cancelled. Rates that libsoxr
+    /// refuses (not positive, not finite) leave the samples as they are.
+    private static func convert(_ input: [Float], channels: Int, from fromRate: Double, to toRate: Double,
+                                isCancelled: () -> Bool) -> [Float]? {
+        guard channels > 0, fromRate > 0, toRate > 0, fromRate.isFinite, toRate.isFinite else { return input }
+        var error: soxr_error_t?
+        var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
+        var quality = soxr_quality_spec(UInt(SOXR_HQ), 0)
+        guard let soxr = soxr_create(fromRate, toRate, UInt32(channels), &error, &io, &quality, nil), error == nil else {
+            return input
         }
-
-        func weight(at distance: Double) -> Double {
-            let position = abs(distance) * Double(Self.phases)
-            let index = Int(position)
-            if index + 1 >= table.count { return 0 }
-            let fraction = position - Double(index)
-            return table[index] + (table[index + 1] - table[index]) * fraction
-        }
-
-        func apply(to input: [Float], ratio: Double, isCancelled: () -> Bool) -> [Float]? {
-            let outCount = Int((Double(input.count) * ratio).rounded(.down))
-            var out = [Float](repeating: 0, count: outCount)
-            let finished = input.withUnsafeBufferPointer { src in
-                out.withUnsafeMutableBufferPointer { dst in
-                    for i in 0..<outCount {
-                        if i % Resampler.cancellationStride == 0, isCancelled() { return false }
-                        let center = Double(i) / ratio
-                        let first = Int(center.rounded(.down)) - reach + 1
-                        var acc = 0.0
-                        var weightSum = 0.0
-                        for j in max(first, 0)..<min(first + 2 * reach, src.count) {
-                            let w = weight(at: center - Double(j))
-                            acc += Double(src[j]) * w
-                            weightSum += w
-                        }
-                        // Normalise by the summed weights so DC passes at unity gain.
-                        dst[i] = weightSum != 0 ? Float(acc / weightSum) : 0
-                    }
-                    return true
+        defer { soxr_delete(soxr) }
+        let frames = input.count / channels
+        let outFrames = Int((Double(frames) * toRate / fromRate).rounded(.down))
+        var output = [Float](repeating: 0, count: outFrames * channels)
+        let finished = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                var consumed = 0
+                var written = 0
+                while written < outFrames {
+                    if isCancelled() { return false }
+                    let count = min(cancellationStride, frames - consumed)
+                    // No input pointer tells libsoxr the input has ended: it flushes its filter.
+                    let chunk = count > 0 ? UnsafeRawPointer(source.baseAddress! + consumed * channels) : nil
+                    var used = 0
+                    var made = 0
+                    let failure = soxr_process(soxr, chunk, count, &used, target.baseAddress! + written * channels,
+                                               outFrames - written, &made)
+                    consumed += used
+                    written += made
+                    if failure != nil || (count == 0 && made == 0) { break }
                 }
+                return true
             }
-            return finished ? out : nil
         }
-    }
-
-    fileprivate static func sinc(_ x: Double) -> Double {
-        if abs(x) < 1e-9 { return 1 }
-        let px = Double.pi * x
-        return sin(px) / px
-    }
-
-    fileprivate static func blackman(_ x: Double) -> Double {
-        if abs(x) >= 1 { return 0 }
-        let n = (x + 1) / 2
-        return 0.42 - 0.5 * cos(2 * Double.pi * n) + 0.08 * cos(4 * Double.pi * n)
+        return finished ? output : nil
     }
 }
