@@ -38,7 +38,9 @@ const calibrateButton = panel.querySelector('#calibrate-phone-mic');
 const stopButton = panel.querySelector('#stop-phone-mic');
 const statusText = panel.querySelector('#phone-mic-status');
 const delayText = panel.querySelector('#phone-mic-delay');
-nameInput.value = params.get('name') || localStorage.getItem('phoneMicName') || '';
+// The name given here before, else the one given on the remote ("Who's singing?"): the seat,
+// the score and the leaderboard carry it.
+nameInput.value = params.get('name') || localStorage.getItem('phoneMicName') || localStorage.getItem('karaoke.name') || '';
 // The seat's own difficulty (`#mic&difficulty=hard`, or the last one chosen); empty = the room's.
 const difficultyChoice = panel.querySelector('#phone-mic-difficulty');
 const levels = ['easy', 'medium', 'hard'];
@@ -306,7 +308,11 @@ function seated(message) {
   panel.classList.add('singing');
   calibrateButton.hidden = false;
   const level = message.difficulty ? `, ${message.difficulty}` : '';
-  show(`singing as ${message.name} (singer ${message.singer + 1}${level})`, 'ok');
+  // Another seat has the name asked for: the server gave this one a suffix ("Ann (2)").
+  const asked = nameInput.value.trim();
+  const renamed = asked && message.name.toLowerCase() !== asked.toLowerCase()
+    ? `“${asked}” is already singing here, so you are ` : '';
+  show(`${renamed}singing as ${message.name} (singer ${message.singer + 1}${level})`, 'ok');
   schedulePings();
 }
 

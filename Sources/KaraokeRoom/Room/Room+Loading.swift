@@ -35,6 +35,7 @@ extension Room {
         settings.loop = nil
         player.setLoop(nil)
         currentSinger = singer
+        seatSongSinger(singer)
         practiceRun = false
         if let key = SongQueue.singerKey(singer), let remembered = keyMemory.recall(singer: key, songId: entry.id) {
             settings.key = remembered.key
