@@ -2,8 +2,9 @@
 and 6): the name a guest queues under is the name the run is stored under (`karaoke scores
 --singer Ann`), and a guest's view of a song that cannot be read holds no server path.
 
-The first test needs only `karaoke serve --no-audio`; the second a private PulseAudio
-(`. scripts/lib/pulse-test-env.sh; pa_test_start`: it sings a tone into its source `mic`)."""
+The first test needs only `karaoke serve --no-audio`; the others a private PulseAudio
+(`. scripts/lib/pulse-test-env.sh; pa_test_start`: a tone is sung into its source `mic`; the
+phone pages capture Chromium's fake microphone)."""
 import json
 import math
 import os
@@ -16,7 +17,7 @@ import wave
 
 import pytest
 
-from conftest import PIN, TINY_SONG, Server, karaoke_binary, write_song_folders
+from conftest import PIN, TINY_SONG, Server, karaoke_binary, wait, write_song_folders
 from test_security import Client
 
 
@@ -143,3 +144,38 @@ def test_the_run_is_stored_under_the_name_the_guest_queued_with(tmp_path):
             singer.wait()
         server.stop()
         print(server.output()[-2000:])
+
+
+def test_a_second_ann_on_a_phone_is_shown_the_name_she_sings_as(tmp_path):
+    """Two phones both named Ann: the second page says it sings as "Ann (2)"; a phone page with
+    no name of its own takes the one given on the remote ("Who's singing?")."""
+    if not os.environ.get("PULSE_SERVER") or not shutil.which("paplay"):
+        pytest.skip("needs the private PulseAudio daemon (. scripts/lib/pulse-test-env.sh; pa_test_start)")
+    from test_phone_mic import chromium, start_phone
+
+    songs = tmp_path / "songs"
+    songs.mkdir()
+    write_song_folders(songs, [("tiny", TINY_SONG.replace("#MP3:tiny.ogg", "#MP3:tiny.wav"))])
+    write_wav(songs / "tiny" / "tiny.wav", 11, 2)
+    server = Server(songs, options=["--song", "tiny", "--no-mic", "--scores", str(tmp_path / "scores")]).start()
+    pages = []
+    try:
+        for name in ("Ann", "Ann"):
+            page = chromium(None, fake_file=None)
+            pages.append(page)
+            start_phone(page, server, name)
+        status = lambda page: page.find_element("id", "phone-mic-status").text  # noqa: E731
+        wait(pages[1], lambda d: "“Ann” is already singing here, so you are singing as Ann (2)" in status(d))
+        assert status(pages[0]).startswith("singing as Ann"), status(pages[0])
+
+        # The name from the remote's "Who's singing?" (same browser, same origin).
+        page = chromium(None, fake_file=None)
+        pages.append(page)
+        page.get(server.url("/remote"))
+        page.execute_script("localStorage.setItem('karaoke.name', 'Bo'); localStorage.removeItem('phoneMicName')")
+        start_phone(page, server, "", button=True)
+        wait(page, lambda d: status(d).startswith("singing as Bo"))
+    finally:
+        for page in pages:
+            page.quit()
+        server.stop()
