@@ -71,3 +71,48 @@ import TestSupport
         }
     }
 }
+
+/// A song whose files broke after it was queued: when the room moves on to it by itself, the
+/// host hears why (as a refusal would say) and the guests that it can't be played right now.
+@Suite struct BrokenQueuedSongTests {
+    /// Lists "Gone" as readable (as when it was queued) but reads it broken now.
+    struct ChangedCatalog: SongCatalog {
+        func entries() -> [CatalogEntry] {
+            [CatalogEntry(id: "Good", song: TestSong.make(), error: nil, backingTrackPath: nil, duration: 12),
+             CatalogEntry(id: "Gone", song: TestSong.make(), error: nil, backingTrackPath: nil, duration: 12)]
+        }
+        func entry(id: String) -> CatalogEntry? {
+            id == "Gone" ? CatalogEntry(id: id, song: nil, error: BrokenSongViewsTests.brokenError, backingTrackPath: nil)
+                : entries().first { $0.id == id }
+        }
+        var libraryRoot: String? { BrokenSongViewsTests.root }
+    }
+
+    @Test func theRoomMovingOnToABrokenSongTellsTheHostWhyAndGuestsThatItCannotBePlayed() throws {
+        var options = Room.Options(pin: RoomPin(TestRoomServer.pin)!, audio: false)
+        options.pauseBetweenSongs = 0
+        let room = Room(player: ClockPlayer(), catalog: ChangedCatalog(), options: options)
+        let sent = SentEvents()
+        room.start(transport: sent)
+        defer { room.shutdown() }
+        let handler = room.connectionHandler
+        let (guest, host) = (ClientID(1), ClientID(2))
+        handler.clientConnected(ClientInfo(id: guest, peerAddress: "192.168.1.20"))
+        handler.clientConnected(ClientInfo(id: host, peerAddress: "127.0.0.1"))
+        handler.client(guest, sent: #"{"type":"hello","role":"guest","name":"Ann"}"#)
+        handler.client(host, sent: #"{"type":"hello","role":"host","pin":"\#(TestRoomServer.pin)"}"#)
+        #expect(waitUntil(timeout: 10) { sent.hellos(to: host).contains { $0.role == .host } })
+        handler.client(guest, sent: #"{"type":"queueAdd","songId":"Gone"}"#)
+        handler.client(host, sent: #"{"type":"queueAdd","songId":"Good","playNow":true}"#)
+        #expect(waitUntil(timeout: 10) {
+            sent.broadcasts.withLock { $0.contains { if case .state(let state) = $0 { state.songId == "Good" && state.transport == .playing && !state.loading } else { false } } }
+        })
+        handler.client(host, sent: #"{"type":"seek","position":11.8}"#)
+        #expect(waitUntil(timeout: 10) { sent.errorMessages(to: host).contains { $0.code == "unreadableSong" } })
+        #expect(waitUntil(timeout: 10) { sent.errorMessages(to: guest).contains { $0.code == "unreadableSong" } })
+        let hostReason = try #require(sent.errorMessages(to: host).first { $0.code == "unreadableSong" })
+        #expect(hostReason.message.contains("Broken/song.txt:5: missing required header #BPM"), "\(hostReason)")
+        #expect(sent.errorMessages(to: guest).first { $0.code == "unreadableSong" }?.message == "“Test Tune” can't be played right now")
+        for client in [guest, host] { #expect(!sent.wireTexts(to: client).contains { $0.contains(BrokenSongViewsTests.root) }) }
+    }
+}

@@ -24,4 +24,22 @@ extension Room {
             sendError(to: client, code: code, message: message, command: nil, id: nil)
         }
     }
+
+    /// Loads the queued song the room moves on to by itself (after a song); one that cannot be
+    /// played now (its files changed since it was queued) is reported, as a refusal would be, and
+    /// the room stops there.
+    func loadQueuedSong(_ item: QueueItemPayload) -> Bool {
+        do {
+            try loadSong(item.songId, singer: item.requestedBy)
+            return true
+        } catch let error as RoomCommandError {
+            logger.warning("queued song \(item.songId) skipped: \(error.message)")
+            // Guests know the song by the title it was queued under.
+            reportSongProblem(code: error.code, forHosts: error.message,
+                              forOthers: error.guestMessage.map { _ in SongProblems.forGuests(title: item.title) })
+        } catch {
+            logger.warning("queued song \(item.songId) skipped: \(error)")
+        }
+        return false
+    }
 }
