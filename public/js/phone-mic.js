@@ -38,7 +38,9 @@ const calibrateButton = panel.querySelector('#calibrate-phone-mic');
 const stopButton = panel.querySelector('#stop-phone-mic');
 const statusText = panel.querySelector('#phone-mic-status');
 const delayText = panel.querySelector('#phone-mic-delay');
-nameInput.value = params.get('name') || localStorage.getItem('phoneMicName') || '';
+// The name given here before, else the one given on the remote ("Who's singing?"): the seat,
+// the score and the leaderboard carry it.
+nameInput.value = params.get('name') || localStorage.getItem('phoneMicName') || localStorage.getItem('karaoke.name') || '';
 // The seat's own difficulty (`#mic&difficulty=hard`, or the last one chosen); empty = the room's.
 const difficultyChoice = panel.querySelector('#phone-mic-difficulty');
 const levels = ['easy', 'medium', 'hard'];
@@ -207,7 +209,8 @@ async function captureWithWorklet() {
 }
 
 function requestSeat() {
-  const args = { name: nameInput.value.trim() || undefined };
+  mic.askedName = nameInput.value.trim();
+  const args = { name: mic.askedName || undefined };
   if (params.get('part')) args.part = Number(params.get('part'));
   if (difficultyChoice.value) args.difficulty = difficultyChoice.value;
   if (mic.token) args.resume = mic.token;
@@ -306,8 +309,16 @@ function seated(message) {
   panel.classList.add('singing');
   calibrateButton.hidden = false;
   const level = message.difficulty ? `, ${message.difficulty}` : '';
-  show(`singing as ${message.name} (singer ${message.singer + 1}${level})`, 'ok');
+  show(singingAs(message.name, ` (singer ${message.singer + 1}${level})`), 'ok');
   schedulePings();
+}
+
+// "singing as Ann"; when another seat had the name asked for, the server added a suffix
+// ("Ann (2)", docs/phone-mics.md) and the page says why.
+function singingAs(name, detail = '') {
+  const asked = mic.askedName || '';
+  const suffixed = asked && / \(\d+\)$/.test(name) && name.toLowerCase() !== asked.toLowerCase();
+  return `${suffixed ? `“${asked}” is already singing here, so you are ` : ''}singing as ${name}${detail}`;
 }
 
 function followState(state) {
@@ -324,7 +335,7 @@ function followState(state) {
     // not shown as a prompt: the room re-calibrates the phone by itself after the song
     // (`phoneMicRecalibrating`), and the page keeps its mic on for that (docs/phone-mics.md).
     if (seat.phoneStatus && seat.phoneStatus !== 'ok') show(`network ${seat.phoneStatus}`, seat.phoneStatus);
-    else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(`singing as ${seat.name}`, 'ok');
+    else if (!['ok', 'calibrating'].includes(statusText.dataset.kind)) show(singingAs(seat.name), 'ok');
   }
   // The song ended (played to its end, or stopped): the mic stops and the seat is given back;
   // unless the room flagged this seat's timing (`needsCalibration`): it re-calibrates the phone

@@ -41,6 +41,8 @@ public struct DirectorySongCatalog: SongCatalog {
         library.entry(id: id).map { Self.catalogEntry($0, requireBackingTrack: requireBackingTrack) }
     }
 
+    public var libraryRoot: String? { library.directory }
+
     /// The last problem with the index cache file, for the log (nil when none).
     public var cacheProblem: String? { indexer.cacheProblem }
 

@@ -44,6 +44,9 @@ public protocol SongCatalog: Sendable {
     /// The index again when the songs changed on disk since the last `index()`/`refreshed()`;
     /// nil when nothing changed. Called off the room's queue; may take long.
     func refreshed() -> [IndexedSong]?
+    /// The songs folder, for telling a host where a broken song is (paths relative to it);
+    /// nil when the songs are not files.
+    var libraryRoot: String? { get }
 }
 
 extension SongCatalog {
@@ -51,11 +54,17 @@ extension SongCatalog {
     public func index(progress: @escaping @Sendable (Int) -> Void) -> [IndexedSong] { index() }
     public func entry(id: String) -> CatalogEntry? { entries().first { $0.id == id } }
     public func refreshed() -> [IndexedSong]? { nil }
+    public var libraryRoot: String? { nil }
 }
 
 /// A fixed list of songs, e.g. built in memory by a test or a tool.
 public struct FixedSongCatalog: SongCatalog {
     private let list: [CatalogEntry]
-    public init(_ list: [CatalogEntry]) { self.list = list }
+    public let libraryRoot: String?
+    /// `libraryRoot`: the folder the entries' paths are in, if they are files.
+    public init(_ list: [CatalogEntry], libraryRoot: String? = nil) {
+        self.list = list
+        self.libraryRoot = libraryRoot
+    }
     public func entries() -> [CatalogEntry] { list }
 }

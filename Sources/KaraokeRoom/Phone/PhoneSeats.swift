@@ -20,6 +20,8 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     /// own machine (loopback) is not limited, so a host can test several pages.
     public static let seatsPerAddress = 2
     public static let resumeWindow = 60.0
+    /// A singer's name is at most this many characters (a suffix such as " (2)" included).
+    public static let maxNameLength = 40
 
     /// The calibration store key for a phone singer.
     public static func calibrationKey(name: String) -> String { "phone:" + name }
@@ -188,8 +190,10 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         guard let slot = (0..<Self.maxPhones).first(where: { holders[$0] == nil }) else {
             return refuse(id, "all \(Self.maxPhones) phone seats are taken", code: "phoneSeatsFull")
         }
-        let part = name.map { choosePart(name: $0, asked: asked) } ?? asked ?? 0
-        let holder = Holder(client: id, token: Self.token(), name: name ?? "Phone \(slot + 1)", part: part, address: address,
+        // A name another seat has gets a suffix the page shows ("Ann (2)"): one name, one seat.
+        let seatName = name.map { room.phoneSeatName($0, singer: firstSinger + slot) }
+        let part = seatName.map { choosePart(name: $0, asked: asked) } ?? asked ?? 0
+        let holder = Holder(client: id, token: Self.token(), name: seatName ?? "Phone \(slot + 1)", part: part, address: address,
                             difficulty: difficulty)
         holders[slot] = holder
         grant(slot, to: id, holder: holder, changed: true)
@@ -350,7 +354,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     static func cleanName(_ raw: String?) -> String? {
         guard let raw else { return nil }
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).filter { !$0.isNewline && $0.asciiValue.map { $0 >= 32 } ?? true }
-        guard !name.isEmpty, name.count <= 40 else { return nil }
+        guard !name.isEmpty, name.count <= maxNameLength else { return nil }
         return name
     }
 

@@ -293,7 +293,8 @@ extension Room {
             throw RoomCommandError("unknownSong", "no song \"\(songId)\" in the library")
         }
         if let error = song.error {
-            throw RoomCommandError("unreadableSong", "song \"\(songId)\" cannot be played: \(error)")
+            throw RoomCommandError("unreadableSong", "song \"\(songId)\" cannot be played: \(songProblems.forHosts(error))",
+                                   guestMessage: SongProblems.forGuests(title: song.title))
         }
         return song
     }
@@ -365,11 +366,13 @@ extension Room {
         guard let entry = catalog.entry(id: songId) else {
             throw RoomCommandError("unknownSong", "no song \"\(songId)\" in the library")
         }
+        let guestMessage = SongProblems.forGuests(title: SongPayloadBuilder.summary(for: entry).title)
         guard entry.song != nil else {
-            throw RoomCommandError("unreadableSong", "song \"\(songId)\" cannot be read: \(entry.error ?? "unknown error")")
+            throw RoomCommandError("unreadableSong", "song \"\(songId)\" cannot be read: \(songProblems.forHosts(entry.error ?? "unknown error"))",
+                                   guestMessage: guestMessage)
         }
         if let problem = SongPayloadBuilder.sizeProblem(of: entry) {
-            throw RoomCommandError("songTooLarge", "song \"\(songId)\": \(problem)")
+            throw RoomCommandError("songTooLarge", "song \"\(songId)\": \(songProblems.forHosts(problem))", guestMessage: guestMessage)
         }
         return entry
     }

@@ -15,6 +15,7 @@ extension Room {
                 songs[index].cover = songIndex.song(id: songs[index].id)?.coverPath.flatMap(covers.url(forCover:))
             }
         }
+        songs = libraryPage(songs, for: clients[client]?.role)
         var page = LibraryPayload(songs: songs, total: total, librarySize: songIndex.count, offset: query.offset,
                                   query: query.text, id: requestId, elapsedMs: (elapsed * 100).rounded() / 100)
         page.indexing = libraryIndexing

@@ -35,6 +35,7 @@ extension Room {
         settings.loop = nil
         player.setLoop(nil)
         currentSinger = singer
+        seatSongSinger(singer)
         practiceRun = false
         if let key = SongQueue.singerKey(singer), let remembered = keyMemory.recall(singer: key, songId: entry.id) {
             settings.key = remembered.key
@@ -63,7 +64,7 @@ extension Room {
             applyVocalReduction()
             for warning in track.warnings {
                 logger.warning("\(warning)")
-                transport?.broadcast(.error(ErrorPayload(code: "backingWarning", message: warning, command: nil, id: nil)))
+                reportSongProblem(code: "backingWarning", forHosts: warning, forOthers: nil)
             }
             logger.info("loaded \(pending.songId)")
             liveSession?.roomLoaded(current.entry, settings: settings)
@@ -73,8 +74,8 @@ extension Room {
             logger.error("cannot load \(pending.songId): \(error)")
             self.current = nil
             linePositions = [:]
-            transport?.broadcast(.error(ErrorPayload(code: "loadFailed", message: "cannot play \"\(pending.songId)\": \(error)",
-                                                     command: nil, id: nil)))
+            reportSongProblem(code: "loadFailed", forHosts: "cannot play \"\(pending.songId)\": \(error)",
+                              forOthers: SongProblems.forGuests(title: current.payload.title.isEmpty ? pending.songId : current.payload.title))
             broadcastSong(nil)
         }
         pending.resolve(failure)

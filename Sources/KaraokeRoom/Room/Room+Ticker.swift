@@ -36,7 +36,7 @@ extension Room {
         logger.info("song finished: \(current?.entry.id ?? "-")")
         for singer in totals.keys { totals[singer]?.final = true }
         beginFinishedResults()
-        if let item = songQueue.popFirst(), (try? loadSong(item.songId, singer: item.requestedBy)) != nil {
+        if let item = songQueue.popFirst(), loadQueuedSong(item) {
             if pauseBetweenSongs > 0 {
                 beginIntermission()
             } else {

@@ -259,7 +259,8 @@ public final class Room: @unchecked Sendable {
                 do {
                     try perform(command, from: id, requestId: envelope.id)
                 } catch let error as RoomCommandError {
-                    sendError(to: id, code: error.code, message: error.message, command: command.type, id: envelope.id)
+                    let message = clients[id]?.role == .host ? error.message : error.guestMessage ?? error.message
+                    sendError(to: id, code: error.code, message: message, command: command.type, id: envelope.id)
                 } catch {
                     sendError(to: id, code: "failed", message: "\(error)", command: command.type, id: envelope.id)
                 }

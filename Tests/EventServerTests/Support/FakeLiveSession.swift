@@ -15,6 +15,7 @@ final class FakeLiveSession: RoomLiveSession {
         var calibrated: [Int: Double] = [:]
         var calibrationOutcome: Result<Double, Refused> = .success(0.031)
         var calibrations: [Int] = []
+        var loadedSeatNames: [[String]] = []
     }
 
     let defaultDelay: Double
@@ -32,7 +33,12 @@ final class FakeLiveSession: RoomLiveSession {
     /// Singers whose calibration was started, in order.
     var calibrations: [Int] { books.withLock { $0.calibrations } }
 
-    func roomLoaded(_ entry: CatalogEntry, settings: RoomSettings) {}
+    /// The seats' names each loaded song's runs start with (what `LiveRoomSession` stores them as).
+    var loadedSeatNames: [[String]] { books.withLock { $0.loadedSeatNames } }
+
+    func roomLoaded(_ entry: CatalogEntry, settings: RoomSettings) {
+        books.withLock { $0.loadedSeatNames.append(settings.singers.map(\.name)) }
+    }
     func roomSettingsChanged(_ settings: RoomSettings) {}
     func roomSeeked(to mediaSeconds: Double) {}
     func roomStopped() {}

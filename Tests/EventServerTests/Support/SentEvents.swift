@@ -1,4 +1,5 @@
 import EventServer
+import Foundation
 import KaraokeRoom
 import RoomProtocol
 import Synchronization
@@ -21,6 +22,22 @@ final class SentEvents: RoomTransport {
         broadcasts.withLock { events in
             events.reversed().lazy.compactMap { if case .state(let state) = $0 { state.singers.map(\.name) } else { nil } }.first
         }
+    }
+
+    /// Everything the client received, as it went on the wire: what was sent to it, then every broadcast.
+    func wireTexts(to client: ClientID) -> [String] {
+        let own = sent.withLock { $0.filter { $0.client == client }.map(\.event) }
+        return (own + broadcasts.withLock { $0 }).map { String(decoding: $0.message().bytes, as: UTF8.self) }
+    }
+
+    /// The `error` events sent to the client (code and message), in order.
+    func errorMessages(to client: ClientID) -> [(code: String, message: String)] {
+        sent.withLock { $0.compactMap { $0.client == client ? { if case .error(let e) = $0.event { (e.code, e.message) } else { nil } }($0) : nil } }
+    }
+
+    /// The songs of the library pages sent to the client, in order.
+    func librarySongs(to client: ClientID) -> [SongSummary] {
+        sent.withLock { $0.flatMap { $0.client == client ? { if case .library(let page) = $0.event { page.songs } else { [] } }($0) : [] } }
     }
 
     func errors(to client: ClientID) -> [String] {
