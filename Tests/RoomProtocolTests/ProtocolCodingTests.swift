@@ -23,6 +23,28 @@ struct ProtocolCodingTests {
                 == .micDelay(singer: 9, milliseconds: 120))
     }
 
+    @Test func lyricCompanionsIsAHostSettingWithThreeChoices() throws {
+        #expect(try CommandEnvelope.decode(#"{"type":"lyricCompanions","show":"romanization"}"#).get().command
+                == .lyricCompanions(.romanization))
+        #expect(ClientCommand.lyricCompanions(.off).requiredRole == .host)
+        guard case .failure(let error) = CommandEnvelope.decode(#"{"type":"lyricCompanions","show":"karaoke"}"#) else {
+            Issue.record("an unknown choice was accepted"); return
+        }
+        #expect(error.code == "badArguments" && error.message.contains("off, translation or romanization"))
+    }
+
+    @Test func companionLinesTravelOnlyWhenALineHasThem() throws {
+        let plain = LinePayload(index: 0, start: 1, end: 2, text: "la", syllables: [])
+        let plainObject = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(plain)) as? [String: Any])
+        #expect(Set(plainObject.keys) == ["index", "start", "end", "text", "syllables"])
+        let background = BackgroundLinePayload(start: 1.5, end: 2, syllables: [SyllablePayload(text: "(ooh)", start: 1.5, end: 2, note: nil)],
+                                               translation: "oh")
+        let line = LinePayload(index: 0, start: 1, end: 2, text: "la", syllables: [], translation: "the", romanization: "ra",
+                               background: background)
+        let decoded = try JSONDecoder().decode(LinePayload.self, from: JSONEncoder().encode(line))
+        #expect(decoded == line && decoded.background?.syllables.first?.text == "(ooh)")
+    }
+
     @Test func rejectsBadInputWithCodes() {
         let cases: [(String, String)] = [
             ("[1,2]", "malformedJSON"), ("{\"type\":5}", "malformedJSON"), ("nonsense", "malformedJSON"),

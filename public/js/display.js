@@ -114,6 +114,7 @@ connection
     intermissionEnds = state.intermission ? performance.now() / 1000 + state.intermission.endsIn : null;
     intermissionHeldBy = state.intermission?.heldBy ?? null;
     applyScale(state.displayScale);
+    for (const view of views) view.setCompanions(LyricsView.companionsFor(params, state));
     showLabels(); showUpNext();
   })
   .on('queue', showUpNext)

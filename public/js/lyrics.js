@@ -21,13 +21,29 @@ export class LyricsView {
       element.className = 'line';
       element.dataset.index = index;
       element.dataset.start = line.start.toFixed(2);
-      for (const syllable of line.syllables) {
-        const span = document.createElement('span');
-        span.className = 'syllable';
-        if (syllable.note && syllable.note.kind.startsWith('golden')) span.classList.add('golden');
-        span.textContent = syllable.text;
-        span.dataset.text = syllable.text;
+      element.syllableSpans = line.syllables.map((syllable) => {
+        const span = LyricsView.syllableSpan(syllable);
         element.append(span);
+        return span;
+      });
+      // Background vocals: a second, smaller line filled as they are sung; translation and
+      // romanisation under it, shown as the room's setting says (never sung, never scored).
+      if (line.background) {
+        const background = document.createElement('div');
+        background.className = 'background-vocals';
+        element.backgroundSpans = line.background.syllables.map((syllable) => {
+          const span = LyricsView.syllableSpan(syllable);
+          background.append(span);
+          return span;
+        });
+        element.append(background);
+      }
+      for (const kind of ['translation', 'romanization']) {
+        if (!line[kind]) continue;
+        const companion = document.createElement('div');
+        companion.className = `companion ${kind}`;
+        companion.textContent = line[kind];
+        element.append(companion);
       }
       if (this.onTap) element.addEventListener('click', () => this.onTap(index, line));
       this.container.append(element);
@@ -40,6 +56,41 @@ export class LyricsView {
       this.container.append(empty);
     }
     this.focus = -1;
+  }
+
+  static syllableSpan(syllable) {
+    const span = document.createElement('span');
+    span.className = 'syllable';
+    if (syllable.note && syllable.note.kind.startsWith('golden')) span.classList.add('golden');
+    span.textContent = syllable.text;
+    span.dataset.text = syllable.text;
+    return span;
+  }
+
+  // Which companion line shows under lines that have one: 'off', 'translation' or 'romanization'.
+  setCompanions(mode) {
+    this.container.dataset.companions = mode || 'off';
+  }
+
+  // The page's own `#companions=` fragment wins; else the room's setting (host), else translation.
+  static companionsFor(params, state) {
+    const modes = ['off', 'translation', 'romanization'];
+    const own = params.get('companions');
+    if (modes.includes(own)) return own;
+    return modes.includes(state?.lyricCompanions) ? state.lyricCompanions : 'translation';
+  }
+
+  static fill(spans, syllables, t) {
+    for (let i = 0; i < syllables.length; i++) {
+      const s = syllables[i];
+      const progress = t >= s.end ? 1 : t <= s.start ? 0 : (t - s.start) / (s.end - s.start);
+      const value = `${(progress * 100).toFixed(1)}%`;
+      if (spans[i].shownProgress !== value) {
+        spans[i].shownProgress = value;
+        spans[i].style.setProperty('--p', value);
+        spans[i].classList.toggle('sung', progress >= 1);
+      }
+    }
   }
 
   static leadIn = 3;
@@ -83,17 +134,8 @@ export class LyricsView {
     if ((element.dataset.leadin || '') !== leadin) {
       if (leadin) element.dataset.leadin = leadin; else delete element.dataset.leadin;
     }
-    const spans = element.children;
-    for (let i = 0; i < line.syllables.length; i++) {
-      const s = line.syllables[i];
-      const progress = t >= s.end ? 1 : t <= s.start ? 0 : (t - s.start) / (s.end - s.start);
-      const value = `${(progress * 100).toFixed(1)}%`;
-      if (spans[i].shownProgress !== value) {
-        spans[i].shownProgress = value;
-        spans[i].style.setProperty('--p', value);
-        spans[i].classList.toggle('sung', progress >= 1);
-      }
-    }
+    LyricsView.fill(element.syllableSpans, line.syllables, t);
+    if (line.background) LyricsView.fill(element.backgroundSpans, line.background.syllables, t);
   }
 
   centre(index, smooth = true) {

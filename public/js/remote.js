@@ -154,6 +154,7 @@ function showState() {
   $('difficulty').value = state.difficulty;
   if (state.pauseBetweenSongs != null) $('pause-between').value = String(state.pauseBetweenSongs);
   if (state.displayScale != null) $('display-scale').value = String(state.displayScale);
+  if (state.lyricCompanions) $('lyric-companions').value = state.lyricCompanions;
   if (state.vocalReduction != null) $('vocal-reduction').value = state.vocalReduction ? 'on' : 'off';
   // Why the switch does nothing: a room without sound (--no-audio), or a song without a recorded vocal.
   const vocalNote = $('vocal-reduction-note');
@@ -335,6 +336,7 @@ $('tempo-reset').addEventListener('click', () => act('tempo', { ratio: 1 }));
 $('difficulty').addEventListener('change', () => act('difficulty', { level: $('difficulty').value }));
 $('pause-between').addEventListener('change', () => act('pauseBetweenSongs', { seconds: Number($('pause-between').value) }));
 $('display-scale').addEventListener('change', () => act('displayScale', { percent: Number($('display-scale').value) }));
+$('lyric-companions').addEventListener('change', () => act('lyricCompanions', { show: $('lyric-companions').value }));
 $('vocal-reduction').addEventListener('change', () => act('vocalReduction', { on: $('vocal-reduction').value === 'on' }));
 
 // The room's wait before the next queued song: counted down here; ▶ starts it at once (host).

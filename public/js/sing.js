@@ -76,6 +76,7 @@ function showState() {
   $('key').textContent = `key ${formatKey(state.key)}`;
   $('tempo').textContent = `${Math.round(state.tempo * 100)}%`;
   document.body.dataset.transport = state.transport;
+  for (const view of [lyrics, partTwo]) view.setCompanions(LyricsView.companionsFor(params, state));
   showPartLabels();
   const band = $('loop-band');
   band.hidden = !state.loop || !state.duration;

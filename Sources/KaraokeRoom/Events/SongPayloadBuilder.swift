@@ -10,16 +10,24 @@ enum SongPayloadBuilder {
             parts: song.parts.map { part in
                 PartPayload(name: part.name, lines: part.lines.enumerated().map { index, line in
                     LinePayload(index: index, start: line.start, end: line.end, text: line.text,
-                                syllables: line.syllables.map { syllable in
-                                    SyllablePayload(text: syllable.text, start: syllable.start, end: syllable.end,
-                                                    note: syllable.note.map {
-                                                        NotePayload(kind: $0.kind.rawValue, midi: $0.midi,
-                                                                    startBeat: $0.startBeat, lengthBeats: $0.lengthBeats)
-                                                    })
+                                syllables: line.syllables.map(syllablePayload),
+                                translation: line.companions?.translation, romanization: line.companions?.romanization,
+                                background: line.companions?.background.map { background in
+                                    BackgroundLinePayload(start: background.start, end: background.end,
+                                                          syllables: background.syllables.map(syllablePayload),
+                                                          translation: background.translation,
+                                                          romanization: background.romanization)
                                 })
                 })
             },
             hasNotes: song.hasNotes)
+    }
+
+    static func syllablePayload(_ syllable: Syllable) -> SyllablePayload {
+        SyllablePayload(text: syllable.text, start: syllable.start, end: syllable.end,
+                        note: syllable.note.map {
+                            NotePayload(kind: $0.kind.rawValue, midi: $0.midi, startBeat: $0.startBeat, lengthBeats: $0.lengthBeats)
+                        })
     }
 
     /// Lyric lines and syllables a song may have: every view gets the whole timeline once,

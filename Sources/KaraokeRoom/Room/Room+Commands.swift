@@ -31,6 +31,8 @@ extension Room {
             if let ends = intermissionEnds { intermissionEnds = min(ends, MonotonicClock.now() + seconds) }
         case .displayScale(let percent):
             displayScale = percent.rounded()
+        case .lyricCompanions(let show):
+            lyricCompanions = show
         case .vocalReduction(let on):
             settings.vocalReduction = on
             applyVocalReduction()

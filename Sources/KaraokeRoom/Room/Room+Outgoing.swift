@@ -22,6 +22,7 @@ extension Room {
         state.libraryIndexing = libraryIndexing
         state.pauseBetweenSongs = pauseBetweenSongs
         state.displayScale = displayScale
+        state.lyricCompanions = lyricCompanions
         state.vocalReduction = settings.vocalReduction
         state.vocalReductionActive = vocalReductionApplies
         state.intermission = intermissionPayload()

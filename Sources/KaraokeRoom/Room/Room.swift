@@ -86,6 +86,8 @@ public final class Room: @unchecked Sendable {
     lazy var pauseBetweenSongs = options.pauseBetweenSongs
     /// Large print on the TV displays (percent; host setting, kept while the room runs).
     var displayScale = 100.0
+    /// The companion line under lyric lines that have one (host setting, kept while the room runs).
+    var lyricCompanions = LyricCompanionDisplay.translation
     var intermissionEnds: Double?
     /// True once the song's run became a practice run (see `StatePayload.practice`).
     var practiceRun = false

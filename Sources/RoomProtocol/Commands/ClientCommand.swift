@@ -44,6 +44,9 @@ public enum ClientCommand: Sendable, Equatable {
     case displayScale(percent: Double)
     /// Vocal reduction of full-mix backing tracks (centre-channel cancellation, bass kept) (host).
     case vocalReduction(on: Bool)
+    /// Which companion line the singer view and TV show under a lyric line that has one
+    /// (a TTML translation or romanisation) (host).
+    case lyricCompanions(LyricCompanionDisplay)
 
     public var type: String {
         switch self {
@@ -74,6 +77,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .pauseBetweenSongs: "pauseBetweenSongs"
         case .displayScale: "displayScale"
         case .vocalReduction: "vocalReduction"
+        case .lyricCompanions: "lyricCompanions"
         }
     }
 
@@ -200,6 +204,11 @@ public struct CommandEnvelope: Sendable, Equatable {
             case "pauseBetweenSongs": command = .pauseBetweenSongs(seconds: try args.number("seconds", in: 0...120))
             case "displayScale": command = .displayScale(percent: try args.number("percent", in: 50...250))
             case "vocalReduction": command = .vocalReduction(on: try args.bool("on"))
+            case "lyricCompanions":
+                guard let show = LyricCompanionDisplay(rawValue: try args.string("show")) else {
+                    throw CommandDecodingError.badArguments(command: type, detail: "show must be off, translation or romanization")
+                }
+                command = .lyricCompanions(show)
             default: return .failure(.unknownCommand(type))
             }
             return .success(CommandEnvelope(id: id, command: command))

@@ -52,12 +52,37 @@ public struct LinePayload: Codable, Sendable, Equatable {
     public var end: Double
     public var text: String
     public var syllables: [SyllablePayload]
-    public init(index: Int, start: Double, end: Double, text: String, syllables: [SyllablePayload]) {
+    /// The line in another language and in Latin letters, shown under it; never sung or scored.
+    public var translation: String?
+    public var romanization: String?
+    /// Background vocals sung with the line, shown as a second, smaller line.
+    public var background: BackgroundLinePayload?
+    public init(index: Int, start: Double, end: Double, text: String, syllables: [SyllablePayload],
+                translation: String? = nil, romanization: String? = nil, background: BackgroundLinePayload? = nil) {
         self.index = index
         self.start = start
         self.end = end
         self.text = text
         self.syllables = syllables
+        self.translation = translation
+        self.romanization = romanization
+        self.background = background
+    }
+}
+
+/// Background vocals of a lyric line (TTML `x-bg`): their own timing, text and companions.
+public struct BackgroundLinePayload: Codable, Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+    public var syllables: [SyllablePayload]
+    public var translation: String?
+    public var romanization: String?
+    public init(start: Double, end: Double, syllables: [SyllablePayload], translation: String? = nil, romanization: String? = nil) {
+        self.start = start
+        self.end = end
+        self.syllables = syllables
+        self.translation = translation
+        self.romanization = romanization
     }
 }
 

@@ -148,6 +148,9 @@ public struct StatePayload: Codable, Sendable, Equatable {
     public var displayScale: Double?
     /// Vocal reduction is switched on (host setting, kept while the room runs).
     public var vocalReduction: Bool?
+    /// Which companion line the lyric views show under a line that has one (host setting; a
+    /// view's own `#companions=` fragment wins on that view).
+    public var lyricCompanions: LyricCompanionDisplay?
     /// …and applies to the song loaded now: its backing is a full mix. False for a song with an
     /// instrumental stem (`#INSTRUMENTAL`, `backing.*`) or a MIDI backing, which play as they are.
     public var vocalReductionActive: Bool?
