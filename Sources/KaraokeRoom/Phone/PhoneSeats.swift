@@ -66,7 +66,9 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     // On `queue`.
     private var holders: [Int: Holder] = [:]
     private var partChoices: [String: PartChoice] = [:]
-    private var addresses: [ClientID: String] = [:]
+    /// Each client's per-address key (`ClientInfo.address`) and whether it is this machine
+    /// (decided on its real peer address: a key such as `0:0:0:0::/64` covers more than `::1`).
+    private var addresses: [ClientID: (key: String, loopback: Bool)] = [:]
     /// Which flagged seat calibrates again by itself, and when (see `recalibrateWhenDue`).
     private var recalibration = AutoRecalibration()
 
@@ -103,7 +105,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     // MARK: - EventServerDelegate (service thread)
 
     public func clientConnected(_ client: ClientInfo) {
-        queue.async { [self] in addresses[client.id] = client.address }
+        queue.async { [self] in addresses[client.id] = (client.address, client.isLoopback) }
         inner.clientConnected(client)
     }
 
@@ -166,7 +168,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     }
 
     private func take(_ command: PhoneMicCommand, from id: ClientID) {
-        guard let address = addresses[id] else { return }
+        guard let (address, loopback) = addresses[id] else { return }
         let name = Self.cleanName(command.name)
         let asked = command.part.map { min(max($0, 0), 7) }
         let difficulty = command.difficulty.flatMap(Difficulty.init(rawValue:))
@@ -184,7 +186,7 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         guard name != nil || command.name == nil else {
             return refuse(id, "a singer name is 1–40 characters", code: "badArguments")
         }
-        if !Self.isLoopback(address), holders.values.filter({ $0.address == address }).count >= Self.seatsPerAddress {
+        if !loopback, holders.values.filter({ $0.address == address }).count >= Self.seatsPerAddress {
             return refuse(id, "this address already holds \(Self.seatsPerAddress) phone seats", code: "phoneSeatsFull")
         }
         guard let slot = (0..<Self.maxPhones).first(where: { holders[$0] == nil }) else {
@@ -356,10 +358,6 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).filter { !$0.isNewline && $0.asciiValue.map { $0 >= 32 } ?? true }
         guard !name.isEmpty, name.count <= maxNameLength else { return nil }
         return name
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1" || address == "0:0:0:0::/64"
     }
 
     private static func token() -> String {
