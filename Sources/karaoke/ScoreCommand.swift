@@ -41,10 +41,8 @@ struct ScoreCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.") var json = false
     @Option(help: "Singer name for --save.") var singer: String?
     @Flag(help: "Save the result in the score database.") var save = false
-    @Option(help: "Score database (a SQLite file).") var database = SQLiteScoreStore.defaultPath
-    @Option(help: ArgumentHelp("Score store for --save: postgres://user@host/db or a SQLite file; default --database.",
-                               valueName: "URL|FILE"))
-    var store: String?
+    /// Where --save stores the result.
+    @OptionGroup var scoreStore: ScoreStoreOptions
     @Option(help: ArgumentHelp("Room name saved with the result (default: the host name).", valueName: "NAME")) var room: String?
     @Option(name: .customLong("derived-notes"), help: "Where to save notes derived from a guide track.") var derivedNotes: String?
 
@@ -87,7 +85,8 @@ struct ScoreCommand: AsyncParsableCommand {
     }
 
     private func store(_ score: OfflineScore, songId: String) async throws -> Int64 {
-        let store = try ScoreStoreOpening.open(self.store ?? database, room: room ?? ScoreStoreOpening.defaultRoom)
+        scoreStore.noteOldSpelling(command: "score")
+        let store = try ScoreStoreOpening.open(scoreStore.location, room: room ?? ScoreStoreOpening.defaultRoom)
         let id = try await store.begin(PerformanceStart(
             songId: songId, songTitle: score.song.metadata.title,
             singer: singer ?? ProcessInfo.processInfo.environment["USER"] ?? "singer", part: part - 1,

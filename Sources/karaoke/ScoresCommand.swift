@@ -15,10 +15,7 @@ struct ScoresCommand: AsyncParsableCommand {
     @Option(help: "Show this singer's history and the lines they miss most.") var singer: String?
     @Option(help: "How many rows.") var limit = 10
     @Flag(help: "Print JSON.") var json = false
-    @Option(help: "Score database (a SQLite file).") var database = SQLiteScoreStore.defaultPath
-    @Option(help: ArgumentHelp("Score store: postgres://user@host/db (the venue's shared database) or a SQLite file; default --database.",
-                               valueName: "URL|FILE"))
-    var store: String?
+    @OptionGroup var scoreStore: ScoreStoreOptions
 
     struct Output: Encodable {
         var leaderboard: [PerformanceRecord]?
@@ -29,7 +26,8 @@ struct ScoresCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let songId = try song.map(resolveSongId)
-            let store = try ScoreStoreOpening.open(self.store ?? database, room: ScoreStoreOpening.defaultRoom, readOnly: true)
+            scoreStore.noteOldSpelling(command: "scores")
+            let store = try ScoreStoreOpening.open(scoreStore.location, room: ScoreStoreOpening.defaultRoom, readOnly: true)
             var output = Output()
             if let singer {
                 output.history = try await store.history(singer: singer, songId: songId, limit: limit)

@@ -75,7 +75,9 @@ struct ShowCommand: ParsableCommand {
         let entry: SongEntry?
         if FileManager.default.fileExists(atPath: song, isDirectory: &isDir) {
             if !isDir.boolValue { return try readFile(song) }
-            let url = URL(fileURLWithPath: song).standardizedFileURL
+            // A folder named on the command line is read where it really is (a link the user gave
+            // is theirs to follow; links inside the folder still stay inside it).
+            let url = URL(fileURLWithPath: song).standardizedFileURL.resolvingSymlinksInPath()
             entry = SongLibrary(directory: url.deletingLastPathComponent().path).entry(id: url.lastPathComponent)
         } else {
             entry = SongLibrary(directory: directory ?? SongLibrary.defaultDirectory()).entry(id: song)

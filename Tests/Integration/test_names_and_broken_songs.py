@@ -127,7 +127,7 @@ def test_the_run_is_stored_under_the_name_the_guest_queued_with(tmp_path):
         deadline = time.time() + 20
         while True:
             out = subprocess.run([karaoke_binary(), "scores", "--singer", "Ann", "--json",
-                                  "--database", str(scores / "karaoke.sqlite")],
+                                  "--store", str(scores / "karaoke.sqlite")],
                                  check=True, capture_output=True, text=True).stdout
             history = json.loads(out).get("history") or []
             if any(run.get("status") == "complete" for run in history) or time.time() > deadline:

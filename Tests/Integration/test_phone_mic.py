@@ -256,7 +256,7 @@ def sing_song(server, host, timeout=240, already_playing=False):
 
 def stored(scores_dir, singer):
     out = subprocess.run([karaoke_binary(), "scores", "--singer", singer, "--json",
-                          "--database", str(pathlib.Path(scores_dir) / "karaoke.sqlite")],
+                          "--store", str(pathlib.Path(scores_dir) / "karaoke.sqlite")],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 

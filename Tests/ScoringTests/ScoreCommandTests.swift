@@ -20,7 +20,8 @@ struct ScoreCommandTests {
         let wav = try SynthesisedSinger().write(song, name: "cli-demo", in: scratch)
         let database = scratch + "/scores/karaoke.sqlite"
 
-        let scored = try karaoke(["score", "songs/demo", wav, "--mic-delay", "0", "--json", "--save", "--singer", "Ana", "--database", database])
+        // The store named as `serve` names it: the folder holding karaoke.sqlite.
+        let scored = try karaoke(["score", "songs/demo", wav, "--mic-delay", "0", "--json", "--save", "--singer", "Ana", "--scores", scratch + "/scores"])
         #expect(scored.status == 0, "\(scored.err)")
         let json = try JSONSerialization.jsonObject(with: Data(scored.out.utf8)) as? [String: Any]
         #expect((json?["total"] as? Int ?? 0) >= 9500)
@@ -34,10 +35,19 @@ struct ScoreCommandTests {
         #expect(text.out.contains("Total:"))
         #expect(text.out.contains("Bad"))
 
-        let board = try karaoke(["scores", "demo", "--database", database])
+        #expect(FileManager.default.fileExists(atPath: database))
+        let board = try karaoke(["scores", "demo", "--scores", scratch + "/scores"])
         #expect(board.status == 0, "\(board.err)")
         #expect(board.out.contains("Ana"))
         #expect(board.out.contains("Morning on the Hill"))
+        // The same store as a file, and by its old spelling (which says what it is now).
+        let byFile = try karaoke(["scores", "demo", "--store", database])
+        #expect(byFile.status == 0 && byFile.out.contains("Ana"), "\(byFile.err)")
+        let oldSpelling = try karaoke(["scores", "demo", "--database", database])
+        #expect(oldSpelling.status == 0 && oldSpelling.out.contains("Ana"), "\(oldSpelling.err)")
+        #expect(oldSpelling.err.contains("--database FILE is now --store FILE"))
+        let both = try karaoke(["scores", "demo", "--database", database, "--store", database])
+        #expect(both.status != 0 && both.err.contains("give one of them"))
 
         // A damaged database: a clear error, the file untouched.
         let broken = scratch + "/broken.sqlite"
@@ -47,6 +57,25 @@ struct ScoreCommandTests {
         #expect(failed.err.contains("broken.sqlite"))
         #expect(failed.err.contains("damaged"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: broken)) == Data(repeating: 0x5A, count: 4096))
+    }
+
+    @Test func aSongFolderAnywhereIsReadEvenThroughALinkTheUserGave() throws {
+        let outside = scratch + "/elsewhere/My Song"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        for name in ["demo.txt", "backing.ogg"] {
+            try FileManager.default.copyItem(atPath: TestPaths.packageRoot + "/songs/demo/" + name, toPath: outside + "/" + name)
+        }
+        let link = scratch + "/linked"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+        for folder in [outside, link] {
+            let shown = try karaoke(["show", folder])
+            #expect(shown.status == 0 && shown.out.contains("Morning on the Hill"), "\(folder): \(shown.err)")
+            let scored = try karaoke(["score", folder, TestPaths.packageRoot + "/songs/demo/backing.ogg", "--json"])
+            #expect(scored.status == 0, "\(folder): \(scored.err)")
+            let json = try JSONSerialization.jsonObject(with: Data(scored.out.utf8)) as? [String: Any]
+            #expect(json?["songId"] as? String == "My Song", "\(folder)")
+        }
     }
 
     @Test func badArgumentsGiveClearErrors() throws {

@@ -24,7 +24,7 @@ public enum SongLocator {
             let song: Song
             do { song = try SongFileReader.read(path: argument) } catch { throw .song(error) }
             let (entry, folderName) = folderEntry(of: argument)
-            let isMain = entry?.lyricsPath.map(standard) == standard(argument)
+            let isMain = entry?.lyricsPath.map(resolved) == resolved(argument)
             let base = ((argument as NSString).lastPathComponent as NSString).deletingPathExtension
             let folder = (standard(argument) as NSString).deletingLastPathComponent
             let named = song.metadata.backingTrackFile.map { $0.hasPrefix("/") ? $0 : (folder as NSString).appendingPathComponent($0) }
@@ -34,7 +34,9 @@ public enum SongLocator {
         }
         let entry: SongEntry?
         if exists {
-            let folder = standard(argument)
+            // A folder named on the command line is taken where it really is: a link the user
+            // gave is theirs to follow (links inside the folder still stay inside it).
+            let folder = resolved(argument)
             entry = SongLibrary(directory: (folder as NSString).deletingLastPathComponent).entry(id: (folder as NSString).lastPathComponent)
         } else {
             entry = library.entry(id: argument)
@@ -50,9 +52,13 @@ public enum SongLocator {
     }
 
     private static func folderEntry(of file: String) -> (SongEntry?, String) {
-        let folder = (standard(file) as NSString).deletingLastPathComponent
+        let folder = (resolved(file) as NSString).deletingLastPathComponent
         let name = (folder as NSString).lastPathComponent
         return (SongLibrary(directory: (folder as NSString).deletingLastPathComponent).entry(id: name), name)
+    }
+
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: standard(path)).resolvingSymlinksInPath().path
     }
 
     private static func standard(_ path: String) -> String {

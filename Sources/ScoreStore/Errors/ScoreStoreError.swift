@@ -15,7 +15,7 @@ public enum ScoreStoreError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .corrupt(let path, let detail):
             "\(path): the score database is damaged or not a database (\(detail)). It was left untouched; "
-                + "move it aside (earlier results stay in it for recovery) or point --database elsewhere."
+                + "move it aside (earlier results stay in it for recovery) or point --scores (or --store) elsewhere."
         case .locked(let path, let waited):
             "\(path): the score database is locked by another program; gave up after \(waited) s. "
                 + "Close the other program (another karaoke server or an sqlite3 shell) and try again."
