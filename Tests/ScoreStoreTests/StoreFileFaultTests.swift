@@ -79,6 +79,27 @@ import Testing
         #expect(damaged.prefix(100) == Data(repeating: 0x5A, count: 100), "the damaged file is left as it was")
     }
 
+    /// Seen against the real server: the venue heartbeat's write noticed the move first, and the
+    /// queue's next lines went to the new file under ids it does not have ("NOT stored").
+    @Test func aMoveNoticedByAnotherWriteStillHasTheRunsGoingStoredAgain() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteScoreStore(path: path)
+        let (queue, reports) = queue(over: store)
+        let run = queue.begin(start)
+        for i in 0..<2 { queue.record(line(i), run: run) }
+        #expect(await queue.flush(timeout: 60))
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
+        try await store.announce(RoomPresence(name: "room", joinURL: "http://room", nowPlaying: nil, busy: true, heartbeatAt: Date()))
+        for i in 2..<4 { queue.record(line(i), run: run) }
+        queue.finish(run, total: 2000)
+        #expect(await queue.flush(timeout: 60))
+        #expect(reports.list.withLock { $0.map(\.code) } == ["store-write-failed", "store-write-recovered"])
+        let runs = try stored()
+        #expect(runs.count == 1)
+        #expect(runs.first?.1 == [0, 1, 2, 3])
+        #expect(runs.first?.0.status == .complete)
+    }
+
     @Test func aFileReplacedByAnotherIsReportedLeftAloneAndABackupPutBackIsUsed() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SQLiteScoreStore(path: path)

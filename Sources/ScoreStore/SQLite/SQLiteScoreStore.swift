@@ -30,6 +30,8 @@ public actor SQLiteScoreStore: ScoreStore {
     private nonisolated let database: Mutex<OpenDatabase>
     private nonisolated let busyTimeout: Double
     private nonisolated let readOnly: Bool
+    /// Set when the store opened another file; thrown once to the write queue (`noticeReopen`).
+    private var reopenNotice: ScoreStoreError?
     /// Live writes: ordered, retried, held in memory while the database fails (see `ScoreWriteQueue`).
     public nonisolated let writeQueue: ScoreWriteQueue
 
@@ -85,9 +87,9 @@ public actor SQLiteScoreStore: ScoreStore {
     /// removed or replaced under the running server (SQLite would refuse every write to it from
     /// then on) is opened again: the file now at the path if it is a score database, or a new
     /// one if none is there (as at start). A file there that is not a score database is left
-    /// as it is and the write fails (retried by the write queue until it is dealt with). After
-    /// a successful reopen the write is not done: `.reopened` tells the queue to store the runs
-    /// still going again (their rows were in the earlier file).
+    /// as it is and the write fails (retried by the write queue until it is dealt with).
+    /// Whichever write notices it (a line, the venue heartbeat), the write queue is told at its
+    /// next write (`reopenNotice`).
     private func reopenIfMoved() throws(ScoreStoreError) {
         guard !readOnly else { return }
         let now = FileIdentity(path: path)
@@ -96,8 +98,18 @@ public actor SQLiteScoreStore: ScoreStore {
         if created { try Self.createOwnerOnly(path) }
         let queue = try Self.openDatabase(path: path, busyTimeout: busyTimeout, readOnly: false)
         database.withLock { $0 = OpenDatabase(queue: queue, file: FileIdentity(path: path)) }
-        throw .reopened(path: path, detail: created ? "no file was there any more, so a new database was started there"
-                                                   : "the score database now at that path is used")
+        reopenNotice = .reopened(path: path, detail: created ? "no file was there any more, so a new database was started there"
+                                                            : "the score database now at that path is used")
+    }
+
+    /// For the write queue's writes (`ScoreWriting`): after the store opened another file, the
+    /// next one is not done but throws `.reopened`, so the queue first stores the runs still
+    /// going there again (their rows were in the earlier file).
+    private func noticeReopen() throws(ScoreStoreError) {
+        try reopenIfMoved()
+        guard let notice = reopenNotice else { return }
+        reopenNotice = nil
+        throw notice
     }
 
     /// A new database is made readable by its owner only: it holds guests' names. (SQLite gives
@@ -116,8 +128,8 @@ public actor SQLiteScoreStore: ScoreStore {
         }
     }
 
-    /// Caps the file at its current size (SQLite's `max_page_count` on this connection; nil lifts
-    /// the cap): a write that needs a new page then fails exactly as on a full disk
+    /// Caps the file at its current size (SQLite's `max_page_count` on this connection; `false`
+    /// lifts the cap): a write that needs a new page then fails exactly as on a full disk
     /// (SQLITE_FULL). Tests stand in a full disk with it.
     nonisolated func capSize(_ capped: Bool) throws(ScoreStoreError) {
         let pool = database.withLock { $0.queue }
@@ -138,11 +150,16 @@ public actor SQLiteScoreStore: ScoreStore {
 
     /// Records the start of a performance (status in-progress) and returns its id.
     public func begin(_ start: PerformanceStart, at date: Date = Date()) throws(ScoreStoreError) -> Int64 {
-        try begin(start, key: UUID().uuidString, at: date)
+        try insert(start, key: UUID().uuidString, at: date)
     }
 
     /// Idempotent: a `key` already stored returns that performance's id (a retried begin).
     public func begin(_ start: PerformanceStart, key: String, at date: Date) throws(ScoreStoreError) -> Int64 {
+        try noticeReopen()
+        return try insert(start, key: key, at: date)
+    }
+
+    private func insert(_ start: PerformanceStart, key: String, at date: Date) throws(ScoreStoreError) -> Int64 {
         var record = PerformanceRecord(start: start, room: room, key: key, at: date)
         return try write { db in
             if let id = try Int64.fetchOne(db, sql: "SELECT id FROM performance WHERE runKey = ?", arguments: [key]) { return id }
@@ -154,6 +171,7 @@ public actor SQLiteScoreStore: ScoreStore {
     /// Stores one closed line and the running total, in one transaction. `micLost`: the singer's
     /// microphone was gone (unplugged, moved) during the line, so its score says nothing of the singing.
     public func record(_ line: LineResult, performance id: Int64, micLost: Bool = false) throws(ScoreStoreError) {
+        try noticeReopen()
         let notes = (try? JSONEncoder().encode(line.notes)).flatMap { String(data: $0, encoding: .utf8) } ?? "[]"
         var row = LineResultRecord(
             id: nil, performanceId: id, lineIndex: line.lineIndex, text: line.text, score: line.score,
@@ -172,6 +190,7 @@ public actor SQLiteScoreStore: ScoreStore {
     /// microphone was lost during it (kept in the history, left off the leaderboard).
     public func finish(_ id: Int64, total: Int, status: PerformanceRecord.Status = .complete,
                        at date: Date = Date()) throws(ScoreStoreError) {
+        try noticeReopen()
         try write { db in
             guard var record = try PerformanceRecord.fetchOne(db, key: id) else { throw ScoreStoreError.noSuchPerformance(id: id) }
             record.total = total
