@@ -2,7 +2,8 @@
 score database's file damaged, or its disk full, while a phone singer sings. The host's
 WebSocket gets `store-write-failed` while it lasts and `store-write-recovered` once it is dealt
 with; every line sung meanwhile is in the database afterwards (none lost, none named as lost),
-and so is the run of a second phone singer who stayed silent (0 points, every line).
+and so is the run of a second phone singer who stayed silent (0 points, every line). A remote
+opened as host during the fault shows it as a banner until the recovery.
 
 The singer is a phone seat streaming a tone (the protocol's binary frames, as a phone page sends
 them) so no browser is needed; the room plays through the private PulseAudio
@@ -22,7 +23,9 @@ import wave
 
 import pytest
 
-from conftest import PIN, Server, karaoke_binary
+from selenium.webdriver.common.by import By
+
+from conftest import PIN, Server, karaoke_binary, wait
 from test_security import Client
 
 RATE = 24000
@@ -152,9 +155,10 @@ def stored(database, singer):
             "SELECT lineIndex FROM lineResult WHERE performanceId = ? ORDER BY lineIndex", (run["id"],))]) for run in runs]
 
 
-def sing_through_a_fault(songs, scores, break_it, fix_it):
+def sing_through_a_fault(songs, scores, break_it, fix_it, while_failing=None, after=None):
     """Plays the song with Ann singing on a phone and Bo on another staying silent; `break_it` at ~6 s, `fix_it` once the host
-    heard the failure and three more seconds were sung. Returns the host's failed and recovered events."""
+    heard the failure and three more seconds were sung. `while_failing(server)` runs before the
+    fix, `after(server)` once the song ended. Returns the host's failed and recovered events."""
     server = Server(songs, options=["--song", "fault", "--no-mic", "--scores", str(scores)]).start()
     phone = silent = host = None
     try:
@@ -169,11 +173,15 @@ def sing_through_a_fault(songs, scores, break_it, fix_it):
         assert failed, "the host was not told that scores are not saved:\n" + server.output()[-3000:]
         # A few more lines are sung while it lasts, then it is dealt with.
         host.wait_position(host.position() + 3)
+        if while_failing:
+            while_failing(server)
         fix_it()
         recovered = host.error("store-write-recovered", timeout=60)
         assert recovered, "the host was not told the scores are saved again:\n" + server.output()[-3000:]
         host.wait_end()
         time.sleep(3)  # the run's finish reaches the database (the room waits up to 3 s for it too)
+        if after:
+            after(server)
         return failed, recovered
     finally:
         for who in (phone, silent, host):
@@ -195,9 +203,25 @@ def assert_every_line_stored(database):
             assert run["total"] == 0, run
 
 
-def test_a_database_damaged_mid_song_is_told_to_the_host_and_no_line_is_lost(fault_song, tmp_path):
+def test_a_database_damaged_mid_song_is_told_to_the_host_and_no_line_is_lost(fault_song, tmp_path, browser):
     scores = tmp_path / "scores"
     database = scores / "karaoke.sqlite"
+    remote = []
+
+    def banner(driver):
+        element = driver.find_element(By.ID, "store-banner")
+        return element.text if element.is_displayed() else ""
+
+    def open_remote_during_the_fault(server):
+        # A host who signs in while it lasts sees it on the remote, and it stays there.
+        remote.append(browser(420, 900))
+        remote[0].get(server.url(f"/remote#pin={PIN}"))
+        wait(remote[0], lambda d: d.find_element(By.ID, "role").text.lower() == "host")
+        wait(remote[0], lambda d: "Scores are not being saved" in banner(d), timeout=15)
+        assert "damaged" in banner(remote[0])
+
+    def banner_gone(server):
+        wait(remote[0], lambda d: banner(d) == "", timeout=15)
 
     def damage():
         with open(database, "r+b") as f:
@@ -206,7 +230,8 @@ def test_a_database_damaged_mid_song_is_told_to_the_host_and_no_line_is_lost(fau
     def move_aside():
         os.rename(database, scores / "karaoke.sqlite.damaged")
 
-    failed, recovered = sing_through_a_fault(fault_song, scores, damage, move_aside)
+    failed, recovered = sing_through_a_fault(fault_song, scores, damage, move_aside,
+                                             while_failing=open_remote_during_the_fault, after=banner_gone)
     print("failed:", failed["message"], "\nrecovered:", recovered["message"])
     assert "damaged" in failed["message"] and str(database) in failed["message"]
     assert_every_line_stored(database)

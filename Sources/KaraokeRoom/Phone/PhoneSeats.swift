@@ -11,8 +11,9 @@ import Foundation
 /// Phone slot k is room singer `firstSinger + k` (after the PulseAudio microphones). A seat
 /// survives its holder's dropped connection for `resumeWindow` seconds: the page reconnects and
 /// sends its `token` to take it back (a network blip loses no seat). A page that closes says so
-/// (`phoneMicRelease`, or its close frame's status 1001) and frees its seat at once. Seat state lives on `queue`;
-/// clock pings are answered on the service thread at once (their receive time is the point).
+/// (`phoneMicRelease`, or its close frame's status 1001) and frees its seat at once. Seat state
+/// lives on `queue`; clock pings are answered on the service thread at once (their receive time
+/// is the point).
 public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     public static let maxPhones = 8
     /// Seats one address may hold (phones are on the LAN, each its own address); the server's
