@@ -100,6 +100,34 @@ import Testing
         #expect(runs.first?.0.status == .complete)
     }
 
+    /// What is kept to store again is bounded: practice runs after seeks are never finished, so
+    /// only the `keptRuns` newest runs keep their lines; older ones are only begun again.
+    @Test func onlyTheNewestUnfinishedRunsHaveTheirLinesStoredAgain() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteScoreStore(path: path)
+        let (queue, _) = queue(over: store)
+        let count = ScoreWriteQueue.keptRuns + 6
+        var runs: [ScoreWriteQueue.Run] = []
+        for i in 0..<count {
+            let run = queue.begin(PerformanceStart(songId: "song", songTitle: "Song", singer: "S\(i)", part: 0,
+                                                   configuration: ScoringConfiguration(), basis: .notes))
+            queue.record(line(0), run: run)
+            runs.append(run)
+        }
+        #expect(await queue.flush(timeout: 60))
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
+        queue.record(line(1), run: try #require(runs.last))
+        #expect(await queue.flush(timeout: 60))
+        let reader = try SQLiteScoreStore(path: path, readOnly: true)
+        func lines(_ i: Int) throws -> [Int]? {
+            try reader.history(singer: "S\(i)").first.map { try reader.lines(of: $0.id ?? -1).map(\.lineIndex) }
+        }
+        #expect(try lines(0) == [], "the oldest run is begun again without its lines")
+        #expect(try lines(5) == [])
+        #expect(try lines(6) == [0])
+        #expect(try lines(count - 1) == [0, 1])
+    }
+
     @Test func aFileReplacedByAnotherIsReportedLeftAloneAndABackupPutBackIsUsed() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SQLiteScoreStore(path: path)

@@ -65,7 +65,8 @@ public final class ScoreWriteQueue: Sendable {
         var spoolFailing = false
         var ids: [Run: Int64] = [:]
         /// The lines stored so far of each run still going: stored again if its database file
-        /// is replaced under the server (`ScoreStoreError.reopened`). Emptied at its finish.
+        /// is replaced under the server (`ScoreStoreError.reopened`). Emptied at its finish; kept
+        /// for the `keptRuns` newest runs only (a practice run after a seek is never finished).
         var written: [Run: [Operation]] = [:]
         var nextRun: UInt64 = 0
         var draining = false
@@ -313,6 +314,9 @@ public final class ScoreWriteQueue: Sendable {
             state.withLock { state in
                 state.ids[run] = id
                 if state.written[run] == nil { state.written[run] = [] }
+                if state.written.count > Self.keptRuns, let oldest = state.written.keys.min(by: { $0.number < $1.number }) {
+                    state.written[oldest] = nil
+                }
             }
         case .record(let run, let line, let micLost):
             try await writer.record(line, performance: try id(of: run), micLost: micLost)
@@ -330,10 +334,14 @@ public final class ScoreWriteQueue: Sendable {
         }
     }
 
+    /// Runs whose stored lines are kept for `storeRunsGoingAgain` (8 seats, a few seeks each).
+    static let keptRuns = 64
+
     /// After the store opened another file (`.reopened`): every run begun in the earlier file
-    /// and not finished is begun again, with the lines it had stored, ahead of what waits. The
-    /// store's writes are idempotent, so a file that already holds some of them (a backup put
-    /// back) keeps each line once.
+    /// and not finished is begun again, with the lines it had stored, ahead of what waits (a run
+    /// older than the `keptRuns` newest, long abandoned, only with what comes next). The store's
+    /// writes are idempotent, so a file that already holds some of them (a backup put back)
+    /// keeps each line once.
     private func storeRunsGoingAgain() {
         state.withLock { state in
             let begun = state.ids.keys.sorted { $0.number < $1.number }
