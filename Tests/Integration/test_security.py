@@ -577,3 +577,145 @@ def test_slow_readers_of_a_large_file_at_1024_open_files_do_not_lock_anyone_out(
         for sock in readers:
             sock.close()
         server.stop()
+
+
+# ---------------------------------------------------------------- song packs that link out
+
+
+def png_bytes(width=64, height=48, colour=(200, 30, 90)):
+    """A real PNG (libgd reads it), so a cover that were followed would get a thumbnail."""
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + bytes(colour) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def wav_bytes(seconds=1.0, rate=8000):
+    import io
+    import wave
+
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(b"\x00\x10" * int(seconds * rate))
+    return out.getvalue()
+
+
+def library_page(client, query=""):
+    """The whole library (one page), once the server has read it."""
+    deadline = time.time() + 30
+    while True:
+        client.send({"type": "library", "query": query, "limit": 200})
+        page = client.wait_for("library")
+        if page.get("indexing") is None or time.time() > deadline:
+            return page
+        time.sleep(0.2)
+
+
+def play_now(host, song_id):
+    """The room's `song` after the host asks for `song_id` at once (None if it was refused)."""
+    host.send({"type": "queueAdd", "songId": song_id, "playNow": True})
+    return host.wait_for("song", timeout=15, where=lambda m: (m.get("song") or {}).get("id") == song_id)
+
+
+def test_a_song_pack_unpacked_from_tar_cannot_publish_files_outside_the_library(tmp_path):
+    """Issue 40: a song pack (an archive keeps symlinks) whose conventional `video.mp4`, cover,
+    backing track and lyric file are links to files outside the song library. The server must
+    serve none of the outside bytes: not at the song's /media URL, not as a cover thumbnail,
+    and the linked lyric file's song is not in the list. A pack whose files are real (and one
+    whose link stays inside the library) is the control: the same URLs do serve its files."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret_video = b"OUTSIDE-SECRET-VIDEO" * 64
+    (outside / "secret.mp4").write_bytes(secret_video)
+    (outside / "secret.png").write_bytes(png_bytes(colour=(10, 200, 10)))
+    (outside / "secret.wav").write_bytes(wav_bytes())
+    (outside / "secret.txt").write_text(TINY_SONG.replace("Tiny Test Song", "Outside Secret Song"), encoding="utf-8")
+
+    # The pack, made as a song pack is: a tar archive holding links, unpacked with tar.
+    pack = tmp_path / "pack"
+    for folder in ("linked", "backlink", "lyriclink", "control"):
+        (pack / folder).mkdir(parents=True)
+    song = TINY_SONG.replace("#MP3:tiny.ogg", "#MP3:backing.wav")
+    (pack / "linked" / "linked.txt").write_text(song.replace("Tiny Test Song", "Linked Pack"), encoding="utf-8")
+    (pack / "linked" / "backing.wav").write_bytes(wav_bytes())
+    (pack / "linked" / "video.mp4").symlink_to(outside / "secret.mp4")                      # absolute link out
+    (pack / "linked" / "cover.png").symlink_to(pathlib.Path("../../../outside/secret.png"))  # relative link out
+    (pack / "backlink" / "backlink.txt").write_text(
+        TINY_SONG.replace("#MP3:tiny.ogg\n", "").replace("Tiny Test Song", "Backing Link"), encoding="utf-8")
+    (pack / "backlink" / "backing.wav").symlink_to(outside / "secret.wav")
+    (pack / "lyriclink" / "lyriclink.txt").symlink_to(outside / "secret.txt")
+    (pack / "control" / "control.txt").write_text(song.replace("Tiny Test Song", "Control Pack"), encoding="utf-8")
+    (pack / "control" / "backing.wav").write_bytes(wav_bytes())
+    control_video = b"INSIDE-CONTROL-VIDEO" * 64
+    (pack / "control" / "clip.bin").write_bytes(control_video)
+    (pack / "control" / "video.mp4").symlink_to("clip.bin")                                  # a link that stays inside
+    (pack / "control" / "cover.png").write_bytes(png_bytes())
+    archive = tmp_path / "pack.tar"
+    subprocess.run(["tar", "-cf", str(archive), "-C", str(pack), "."], check=True)
+    songs = tmp_path / "library" / "songs"
+    songs.mkdir(parents=True)
+    write_song_folders(songs, [("tiny", TINY_SONG)])
+    subprocess.run(["tar", "-xf", str(archive), "-C", str(songs)], check=True)
+    assert (songs / "linked" / "video.mp4").is_symlink() and (songs / "lyriclink" / "lyriclink.txt").is_symlink()
+    assert (songs / "linked" / "cover.png").read_bytes()[:4] == b"\x89PNG", "the relative link resolves outside"
+
+    server = LoggedServer(songs, extra=["--scores", str(tmp_path / "scores")])
+    try:
+        host = Client(server.port)
+        host.wait_for("hello")
+        host.send({"type": "hello", "role": "host", "pin": PIN})
+        assert host.wait_for("hello", where=lambda m: m["role"] == "host")
+        listed = {entry["id"]: entry for entry in library_page(host)["songs"]}
+        titles = [entry["title"] for entry in listed.values()]
+        assert "Outside Secret Song" not in titles, "a lyric file linked out of the library was read"
+        assert "control" in listed and "linked" in listed
+
+        # The control: its video is published and served, its cover gets a thumbnail.
+        control = play_now(host, "control")
+        assert control and control["song"].get("video"), f"the control song has no video: {control}"
+        status, body = http_get(server.port, control["song"]["video"]["url"])
+        assert status in (200, 206) and body == control_video
+        assert listed["control"].get("cover"), "the control song's cover is listed"
+
+        # The pack with links out: the song plays, without the outside video or cover.
+        linked = play_now(host, "linked")
+        assert linked, "the song with a linked video still plays"
+        assert not linked["song"].get("video"), f"a video outside the library was published: {linked['song'].get('video')}"
+        assert not listed["linked"].get("cover"), f"a cover outside the library was listed: {listed['linked'].get('cover')}"
+        for entry in listed.values():
+            if entry.get("cover"):
+                deadline = time.time() + 10
+                while True:
+                    status, body = http_get(server.port, entry["cover"])
+                    if status != 503 or time.time() > deadline:
+                        break
+                    time.sleep(0.2)
+                assert entry["id"] == "control", f"{entry['id']} got a cover thumbnail"
+
+        # The backing track linked out: the library refuses the song (it cannot play without
+        # it). A server with audio lists it with that error; this one runs --no-audio, which
+        # opens no audio at all, so the library itself (`karaoke songs`, the same reader) shows it.
+        listing = json.loads(subprocess.run([karaoke_binary(), "songs", "--dir", str(songs), "--json"], check=True,
+                                            capture_output=True, text=True, timeout=60).stdout)
+        by_id = {entry["id"]: entry for entry in listing}
+        assert "outside the song library" in by_id["backlink"].get("error", ""), by_id["backlink"]
+        assert "Outside Secret Song" not in [entry.get("title") for entry in listing]
+        assert "error" not in by_id["control"], by_id["control"]
+
+        # Nothing the server answers carries the outside bytes.
+        for token_path in (linked["song"].get("background"), "/media/", "/media/secret.mp4"):
+            if token_path:
+                assert secret_video not in http_get(server.port, token_path)[1]
+        log = server.text()
+        for name in ("video.mp4", "cover.png", "lyriclink.txt"):
+            assert re.search(rf"{name}.*outside the song library", log), f"no warning names the linked {name}:\n{log}"
+        host.close()
+    finally:
+        server.stop()

@@ -14,13 +14,40 @@ import Testing
                           rating: LineRating(perfection: sung ? 0.75 : 0), notes: [note])
     }
 
-    func makeRecorder(singer: String) throws -> (LiveRunRecorder, SQLiteScoreStore, URL) {
+    func makeRecorder(singer: String, claimed: Bool = false) throws -> (LiveRunRecorder, SQLiteScoreStore, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try SQLiteScoreStore(path: folder.appendingPathComponent("karaoke.sqlite").path)
         let start = PerformanceStart(songId: "song", songTitle: "Song", singer: singer, part: 0,
                                      configuration: ScoringConfiguration(), basis: .notes)
-        return (LiveRunRecorder(store: store, start: start), store, folder)
+        return (LiveRunRecorder(store: store, start: start, claimed: claimed), store, folder)
+    }
+
+    /// Issue 40: a singer who took a seat and stayed silent left no row at all.
+    @Test func aClaimedSeatWhoseSingerStayedSilentIsStoredAtZero() async throws {
+        let (recorder, store, folder) = try makeRecorder(singer: "Quiet Ann", claimed: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for i in 0..<3 { recorder.record(Self.line(i, sung: false)) }
+        recorder.finish(total: 0)
+        #expect(await recorder.flush())
+        let row = try #require(try store.history(singer: "Quiet Ann").first)
+        #expect(row.total == 0)
+        #expect(row.status == .complete)
+        #expect(row.finishedAt != nil)
+        #expect(try store.lines(of: row.id ?? -1).map(\.lineIndex) == [0, 1, 2])
+        #expect(try store.leaderboard(songId: "song").map(\.singer) == ["Quiet Ann"])
+    }
+
+    @Test func aClaimedSilentRunWithoutItsMicrophoneIsStoredInterrupted() async throws {
+        let (recorder, store, folder) = try makeRecorder(singer: "Quiet Bo", claimed: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        recorder.record(Self.line(0, sung: false))
+        recorder.record(Self.line(1, sung: false), micLost: true)
+        recorder.finish(total: 0)
+        #expect(await recorder.flush())
+        let row = try #require(try store.history(singer: "Quiet Bo").first)
+        #expect(row.total == 0)
+        #expect(row.status == .interrupted)
     }
 
     @Test func aMicrophoneNobodySangIntoLeavesNoPerformance() async throws {

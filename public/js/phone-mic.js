@@ -418,6 +418,9 @@ calibrateButton.addEventListener('click', () => {
   connection().send('phoneMicCalibrate');
 });
 document.addEventListener('visibilitychange', () => { if (mic.stream && document.visibilityState === 'visible') keepAwake(); });
+// A page that closes, reloads or navigates away gives its seat back at once (the server also
+// frees it on the socket's "going away" close; only a dropped connection holds it for a while).
+window.addEventListener('pagehide', () => { if (mic.seat !== null) stop(true); });
 
 // sing.js makes the connection; modules run in order, but wait in case it is not there yet.
 (function attach(tries = 0) {

@@ -261,6 +261,8 @@ connection
       pinProblem = true;
       showTab('settings');
       connection.hello('guest', null, singerName() || null, null);
+    } else if (STORE_FAULTS[error.code] !== undefined) {
+      showStoreFault(error);
     } else {
       if (error.command === 'queueAdd') songs.failed();
       toast(error.message);
@@ -279,6 +281,31 @@ connection
       }
     }
   });
+// Score store faults (host only): a banner that stays while scores are not being saved.
+// Failures stay until their recovery; the other reports are toasts.
+const STORE_FAULTS = {
+  'store-write-failed': 'write', 'store-spool-failed': 'spool',
+  'store-write-recovered': null, 'store-spool-recovered': null,
+  'store-write-dropped': null, 'store-write-spooled': null,
+};
+const storeFaults = new Map();
+function showStoreFault(error) {
+  const kind = STORE_FAULTS[error.code];
+  if (kind) storeFaults.set(kind, error.message);
+  else {
+    if (error.code === 'store-write-recovered') storeFaults.delete('write');
+    if (error.code === 'store-spool-recovered') storeFaults.delete('spool');
+    toast(error.message);
+  }
+  renderStoreBanner();
+}
+function renderStoreBanner() {
+  const banner = $('store-banner');
+  banner.textContent = [...storeFaults.values()].map((message) => `Scores are not being saved: ${message}`).join(' ');
+  banner.hidden = storeFaults.size === 0;
+}
+// Every hello starts over: the server tells a new host the faults still going on right after it.
+connection.on('hello', () => { storeFaults.clear(); renderStoreBanner(); });
 bindStatus(connection, $('status'));
 bindLoading(connection, $('loading'));
 

@@ -299,10 +299,16 @@ final class EventLoopThread: @unchecked Sendable {
                                                 overTLS: lws_is_ssl(wsi) != 0))
             return 0
 
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            // The client's close frame: its status says why (1001: the page is going away).
+            guard let id = user?.load(as: ClientID.self), let connection = connections[id] else { return 0 }
+            connection.peerCloseStatus = Self.closeStatus(input, length)
+            return 0
+
         case LWS_CALLBACK_CLOSED:
-            guard let id = user?.load(as: ClientID.self), connections.removeValue(forKey: id) != nil else { return 0 }
+            guard let id = user?.load(as: ClientID.self), let connection = connections.removeValue(forKey: id) else { return 0 }
             statistics.withLock { $0.connectedClients = connections.count }
-            delegate.clientDisconnected(id)
+            delegate.clientDisconnected(id, closeStatus: connection.peerCloseStatus)
             return 0
 
         case LWS_CALLBACK_RECEIVE:
@@ -625,6 +631,14 @@ final class EventLoopThread: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: length + 1)
         guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
         return Self.string(buffer)
+    }
+
+    /// The status of a close frame's payload (its first two bytes, big-endian); 1005 ("no status
+    /// received") for a close frame without one.
+    static func closeStatus(_ payload: UnsafeMutableRawPointer?, _ length: Int) -> UInt16 {
+        guard let payload, length >= 2 else { return 1005 }
+        let bytes = payload.assumingMemoryBound(to: UInt8.self)
+        return UInt16(bytes[0]) << 8 | UInt16(bytes[1])
     }
 
     private static func string(_ buffer: [CChar]) -> String {

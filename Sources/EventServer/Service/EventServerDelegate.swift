@@ -41,6 +41,11 @@ public protocol EventServerDelegate: AnyObject, Sendable {
     func client(_ id: ClientID, sent text: String)
     func client(_ id: ClientID, violated violation: TransportViolation)
     func clientDisconnected(_ id: ClientID)
+    /// The connection ended; `closeStatus` is the status of the close frame the client sent
+    /// (1000 normal closure, 1001 going away: the page was closed or left; 1005: a frame without
+    /// a status), nil when it ended without one (a dropped network, a killed browser). The
+    /// default calls `clientDisconnected(_:)`.
+    func clientDisconnected(_ id: ClientID, closeStatus: UInt16?)
     /// Where phone microphone audio frames go (read once, when the server starts); nil
     /// refuses every binary frame.
     var phoneAudio: PhoneAudioGate? { get }
@@ -48,4 +53,14 @@ public protocol EventServerDelegate: AnyObject, Sendable {
 
 extension EventServerDelegate {
     public var phoneAudio: PhoneAudioGate? { nil }
+    public func clientDisconnected(_ id: ClientID, closeStatus: UInt16?) { clientDisconnected(id) }
+}
+
+/// Close statuses a client sends when it means to leave (RFC 6455 §7.4.1).
+public enum WebSocketCloseStatus {
+    public static let normal: UInt16 = 1000
+    public static let goingAway: UInt16 = 1001
+
+    /// A page closed, reloaded or navigated away (1001), or a client that said it is done (1000).
+    public static func isLeaving(_ status: UInt16?) -> Bool { status == normal || status == goingAway }
 }

@@ -21,6 +21,9 @@ final class ClientConnection {
     /// Audio frames refused in a row (no phone seat), and when the client was last told.
     var refusedAudioFrames = 0
     var audioRefusalReported = -Double.infinity
+    /// The status of the close frame the client sent (1005 when it carried none); nil while it
+    /// sent none (a connection that drops ends without one).
+    var peerCloseStatus: UInt16?
 
     init(id: ClientID, wsi: OpaquePointer, queueLimits: OutboundQueue.Limits, rateLimiter: RateLimiter) {
         self.id = id

@@ -247,16 +247,27 @@ public final class LiveRoomSession: RoomLiveSession, @unchecked Sendable {
             reference.lines = reference.lines.filter { $0.start >= position - 0.05 }
             let name = seat?.name ?? "Singer \(singer + 1)"
             let session = ScoringSession(reference: reference, configuration: configuration)
+            let claimed = Self.isClaimed(singer: singer, seat: seat, phone: microphones[singer].phone != nil)
             let recorder = store.map {
                 LiveRunRecorder(store: $0, start: PerformanceStart(
                     songId: entry.id, songTitle: song.metadata.title, singer: name, part: part,
-                    configuration: configuration, basis: reference.basis))
+                    configuration: configuration, basis: reference.basis), claimed: claimed)
             }
             var run = LiveSingerRun(songId: entry.id, singer: singer, name: name, part: part, session: session,
                                     recorder: recorder, fromStart: fromStart, startPosition: position)
             run.timingCorrection = Self.timingCorrection(of: microphones[singer], delay: delay)
             _ = worker.swap(run)
         }
+    }
+
+    /// Whether a seat's run is stored even when nothing is sung (`LiveRunRecorder.claimed`): a
+    /// phone seat (scored only while someone holds it), or a microphone someone named (`--singer`,
+    /// `selectSinger` with a name). A PulseAudio channel still called "Singer N" is unclaimed: it
+    /// is stored only once something was sung into it.
+    static func isClaimed(singer: Int, seat: SingerPayload?, phone: Bool) -> Bool {
+        if phone { return true }
+        guard let name = seat?.name else { return false }
+        return name != "Singer \(singer + 1)"
     }
 
     /// A phone seat scored on its calibration follows its timing's later moves during the song

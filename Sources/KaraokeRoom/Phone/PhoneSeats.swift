@@ -11,9 +11,11 @@ import Scoring
 /// other message goes on to the room unchanged.
 ///
 /// Phone slot k is room singer `firstSinger + k` (after the PulseAudio microphones). A seat
-/// survives its holder's disconnect for `resumeWindow` seconds: the page reconnects and sends
-/// its `token` to take it back (a network blip loses no seat). Seat state lives on `queue`;
-/// clock pings are answered on the service thread at once (their receive time is the point).
+/// survives its holder's dropped connection for `resumeWindow` seconds: the page reconnects and
+/// sends its `token` to take it back (a network blip loses no seat). A page that closes says so
+/// (`phoneMicRelease`, or its close frame's status 1001) and frees its seat at once. Seat state
+/// lives on `queue`; clock pings are answered on the service thread at once (their receive time
+/// is the point).
 public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     public static let maxPhones = 8
     /// Seats one address may hold (phones are on the LAN, each its own address); the server's
@@ -132,15 +134,27 @@ public final class PhoneSeats: EventServerDelegate, @unchecked Sendable {
     }
 
     public func clientDisconnected(_ id: ClientID) {
+        clientDisconnected(id, closeStatus: nil)
+    }
+
+    /// A page that closes (or reloads, or navigates away) sends a close frame saying so (1001;
+    /// 1000 from a client that is done): its seat is free at once. A connection that ends
+    /// without one (a network drop, a phone out of range) holds the seat for `resumeWindow`.
+    public func clientDisconnected(_ id: ClientID, closeStatus: UInt16?) {
         gate.revoke(id)
+        let leaving = WebSocketCloseStatus.isLeaving(closeStatus)
         queue.async { [self] in
             addresses[id] = nil
             for (slot, holder) in holders where holder.client == id {
                 holders[slot]?.client = nil
-                holders[slot]?.leftAt = HostClock.now()
+                if leaving {
+                    release(slot, reason: "the page was closed")
+                } else {
+                    holders[slot]?.leftAt = HostClock.now()
+                }
             }
         }
-        inner.clientDisconnected(id)
+        inner.clientDisconnected(id, closeStatus: closeStatus)
     }
 
     // MARK: - Seats (on `queue`)

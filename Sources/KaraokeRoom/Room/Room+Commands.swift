@@ -16,6 +16,7 @@ extension Room {
             clients[client]?.role = role
             clients[client]?.name = name
             sendHello(to: client, hostToken: issued)
+            if role == .host { sendStandingFaults(to: client) }
             return
         case .library(let query):
             sendLibraryPage(query, to: client, requestId: requestId)

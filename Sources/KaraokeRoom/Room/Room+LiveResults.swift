@@ -1,4 +1,5 @@
 import Dispatch
+import EventServer
 import RoomProtocol
 
 /// Results of the live pipeline (pitch, line scores, totals, device events) reaching the room.
@@ -82,11 +83,32 @@ extension Room {
 
     /// Tells every host client about a problem nobody asked about (e.g. `store-write-failed`:
     /// scores are not reaching the database), as an `error` event with no command.
+    /// A code that ends a standing fault (`store-write-recovered`) clears it.
     public func reportToHosts(code: String, message: String) {
         queue.async { [self] in
+            standingFaults[code] = nil
             for (client, session) in clients where session.role == .host {
                 sendError(to: client, code: code, message: message, command: nil, id: nil)
             }
+        }
+    }
+
+    /// Like `reportToHosts`, for a fault that lasts until a report with code `resolvedBy`
+    /// (`store-write-failed` until `store-write-recovered`): a host who signs in meanwhile is
+    /// told right after its `hello`.
+    public func reportStandingFault(code: String, message: String, until resolvedBy: String) {
+        queue.async { [self] in
+            standingFaults[resolvedBy] = (code, message)
+            for (client, session) in clients where session.role == .host {
+                sendError(to: client, code: code, message: message, command: nil, id: nil)
+            }
+        }
+    }
+
+    /// The faults still going on, to a client that just became host.
+    func sendStandingFaults(to client: ClientID) {
+        for fault in standingFaults.values.sorted(by: { $0.code < $1.code }) {
+            sendError(to: client, code: fault.code, message: fault.message, command: nil, id: nil)
         }
     }
 }

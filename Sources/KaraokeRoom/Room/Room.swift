@@ -129,6 +129,9 @@ public final class Room: @unchecked Sendable {
     /// Bumped whenever the room's song changes (what `song` events carry).
     var songGeneration = 0
     var queueBroadcastPending = false
+    /// Faults still going on (a store that refuses writes), by the code that ends them: told
+    /// again to every client that becomes host while they last (`reportStandingFault`).
+    var standingFaults: [String: (code: String, message: String)] = [:]
 
     public init(player: any RoomPlayer, catalog: any SongCatalog, options: Options,
                 logger: Logger = Logger(label: "karaoke.room")) {

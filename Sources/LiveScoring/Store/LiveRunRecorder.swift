@@ -3,11 +3,15 @@ import Scoring
 import ScoreStore
 import Synchronization
 
-/// Stores one run in the score store line by line (so a crash loses at most one line). The
-/// performance row is created once the singer has sung: lines before the first one with any
-/// voice in its notes are held back and written then, so a microphone nobody sang into (the
-/// second channel of a stereo mic, a singer who left) leaves no zero-point performance on the
-/// leaderboard or in the history, and an aborted intro leaves nothing behind.
+/// Stores one run in the score store line by line (so a crash loses at most one line).
+///
+/// A claimed seat's run (`claimed`: a phone seat someone took, a microphone someone named) is
+/// stored from its first judged line, sung or not: a singer who stayed silent has a run of 0
+/// points, finished `complete` (or `interrupted`) like any other. An unclaimed microphone (a
+/// PulseAudio channel still called "Singer N": the second channel of a stereo mic nobody uses)
+/// is stored only once something was sung into it: lines before the first one with any voice
+/// in its notes are held back and written then, so an unused channel leaves no zero-point rows.
+/// A song stopped before its first line was judged leaves nothing behind either way.
 ///
 /// Writes go through the store's `ScoreWriteQueue`: calls return at once, writes run in call
 /// order off the caller's thread, and a failing database keeps them in memory, retried and
@@ -16,6 +20,8 @@ import Synchronization
 public final class LiveRunRecorder: Sendable {
     private let queue: ScoreWriteQueue
     private let start: PerformanceStart
+    /// Whether the run is stored even when nothing is sung (see the type's comment).
+    public let claimed: Bool
     private struct State {
         var run: ScoreWriteQueue.Run?
         var heldBack: [(line: LineResult, micLost: Bool)] = []
@@ -23,13 +29,14 @@ public final class LiveRunRecorder: Sendable {
     }
     private let state = Mutex(State())
 
-    public convenience init(store: any ScoreStore, start: PerformanceStart) {
-        self.init(queue: store.writeQueue, start: start)
+    public convenience init(store: any ScoreStore, start: PerformanceStart, claimed: Bool = false) {
+        self.init(queue: store.writeQueue, start: start, claimed: claimed)
     }
 
-    init(queue: ScoreWriteQueue, start: PerformanceStart) {
+    init(queue: ScoreWriteQueue, start: PerformanceStart, claimed: Bool = false) {
         self.queue = queue
         self.start = start
+        self.claimed = claimed
     }
 
     /// Whether a line carries the singer's voice: a beat credited, or voiced frames judged on a note.
@@ -43,7 +50,7 @@ public final class LiveRunRecorder: Sendable {
     public func record(_ line: LineResult, micLost: Bool = false) {
         state.withLock { state in
             state.micLost = state.micLost || micLost
-            guard state.run != nil || Self.isSung(line) else {
+            guard state.run != nil || claimed || Self.isSung(line) else {
                 state.heldBack.append((line, micLost))
                 return
             }
@@ -58,7 +65,7 @@ public final class LiveRunRecorder: Sendable {
 
     /// Marks the performance finished with its total: `complete`, or `interrupted` when a line
     /// was sung without a microphone. A run that is never finished stays "in progress" in the
-    /// store (left off the leaderboard). A run nobody sang in has no row to finish.
+    /// store (left off the leaderboard). An unclaimed microphone nobody sang into has no row to finish.
     public func finish(total: Int) {
         state.withLock { state in
             guard let run = state.run else { return }

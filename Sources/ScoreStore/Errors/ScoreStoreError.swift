@@ -10,6 +10,10 @@ public enum ScoreStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotOpen(path: String, detail: String)
     case noSuchPerformance(id: Int64)
     case database(path: String, detail: String)
+    /// The file at `path` is no longer the one the store had open (moved, removed or replaced
+    /// while the server ran); the store opened what is there now (`detail` says what). Writes
+    /// of runs still going were in the earlier file: the write queue stores them again.
+    case reopened(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -25,6 +29,9 @@ public enum ScoreStoreError: Error, Sendable, Equatable, CustomStringConvertible
             "no performance with id \(id) in the score database"
         case .database(let path, let detail):
             "\(path): score database error: \(detail)"
+        case .reopened(let path, let detail):
+            "\(path): the score database file was moved, removed or replaced while the room ran; \(detail). "
+                + "Results stored before that stay in the earlier file."
         }
     }
 
@@ -33,6 +40,12 @@ public enum ScoreStoreError: Error, Sendable, Equatable, CustomStringConvertible
         if let known = error as? ScoreStoreError { return known }
         guard let db = error as? DatabaseError else { return .database(path: path, detail: "\(error)") }
         let detail = db.message ?? "\(db.resultCode)"
+        if db.extendedResultCode == .SQLITE_READONLY_DBMOVED {
+            return .database(path: path, detail: "the database file was moved, removed or replaced (\(detail))")
+        }
+        if db.resultCode == .SQLITE_FULL {
+            return .database(path: path, detail: "the disk is full (\(detail))")
+        }
         switch db.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: detail)
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waitedSeconds: busyTimeout)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Scoring
+import Synchronization
 
 /// The embedded results database (`scores/karaoke.sqlite` by default), one file per room.
 ///
@@ -25,8 +26,12 @@ public actor SQLiteScoreStore: ScoreStore {
     public nonisolated let path: String
     public nonisolated var location: String { path }
     public nonisolated let room: String
-    private nonisolated let pool: DatabaseQueue
+    /// The open database and which file it is (replaced when the file is: see `reopenIfMoved`).
+    private nonisolated let database: Mutex<OpenDatabase>
     private nonisolated let busyTimeout: Double
+    private nonisolated let readOnly: Bool
+    /// Set when the store opened another file; thrown once to the write queue (`noticeReopen`).
+    private var reopenNotice: ScoreStoreError?
     /// Live writes: ordered, retried, held in memory while the database fails (see `ScoreWriteQueue`).
     public nonisolated let writeQueue: ScoreWriteQueue
 
@@ -38,17 +43,20 @@ public actor SQLiteScoreStore: ScoreStore {
         self.path = path
         self.room = room
         self.busyTimeout = busyTimeout
-        let fm = FileManager.default
-        if readOnly, !fm.fileExists(atPath: path) {
+        self.readOnly = readOnly
+        if readOnly, !FileManager.default.fileExists(atPath: path) {
             throw .cannotOpen(path: path, detail: "no such file: no scores have been recorded there yet")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !readOnly, !directory.isEmpty, !fm.fileExists(atPath: directory) {
-            do { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-                throw .cannotOpen(path: path, detail: "cannot create \(directory): \(error.localizedDescription)")
-            }
-        }
         if !readOnly { try Self.createOwnerOnly(path) }
+        let queue = try Self.openDatabase(path: path, busyTimeout: busyTimeout, readOnly: readOnly)
+        database = Mutex(OpenDatabase(queue: queue, file: FileIdentity(path: path)))
+        writeQueue = ScoreWriteQueue(path: path)
+        writeQueue.attach(WeakScoreWriter(store: self))
+    }
+
+    /// Opens and checks the file at `path` (migrated unless `readOnly`); a file that is not a
+    /// score database is left exactly as it is.
+    private static func openDatabase(path: String, busyTimeout: Double, readOnly: Bool) throws(ScoreStoreError) -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.readonly = readOnly
@@ -69,22 +77,68 @@ public actor SQLiteScoreStore: ScoreStore {
             } else {
                 _ = try pool.read { db in try db.tableExists("performance") }
             }
-            self.pool = pool
+            return pool
         } catch {
             throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout)
         }
-        writeQueue = ScoreWriteQueue(path: path)
-        writeQueue.attach(WeakScoreWriter(store: self))
+    }
+
+    /// Before each write: the file at `path` is still the one open? A database moved away,
+    /// removed or replaced under the running server (SQLite would refuse every write to it from
+    /// then on) is opened again: the file now at the path if it is a score database, or a new
+    /// one if none is there (as at start). A file there that is not a score database is left
+    /// as it is and the write fails (retried by the write queue until it is dealt with).
+    /// Whichever write notices it (a line, the venue heartbeat), the write queue is told at its
+    /// next write (`reopenNotice`).
+    private func reopenIfMoved() throws(ScoreStoreError) {
+        guard !readOnly else { return }
+        let now = FileIdentity(path: path)
+        guard now != database.withLock({ $0.file }) else { return }
+        let created = now == nil
+        if created { try Self.createOwnerOnly(path) }
+        let queue = try Self.openDatabase(path: path, busyTimeout: busyTimeout, readOnly: false)
+        database.withLock { $0 = OpenDatabase(queue: queue, file: FileIdentity(path: path)) }
+        reopenNotice = .reopened(path: path, detail: created ? "no file was there any more, so a new database was started there"
+                                                            : "the score database now at that path is used")
+    }
+
+    /// For the write queue's writes (`ScoreWriting`): after the store opened another file, the
+    /// next one is not done but throws `.reopened`, so the queue first stores the runs still
+    /// going there again (their rows were in the earlier file).
+    private func noticeReopen() throws(ScoreStoreError) {
+        try reopenIfMoved()
+        guard let notice = reopenNotice else { return }
+        reopenNotice = nil
+        throw notice
     }
 
     /// A new database is made readable by its owner only: it holds guests' names. (SQLite gives
     /// its journal the database's own mode.) An existing file keeps the mode its owner chose.
     private static func createOwnerOnly(_ path: String) throws(ScoreStoreError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+                throw .cannotOpen(path: path, detail: "cannot create \(directory): \(error.localizedDescription)")
+            }
+        }
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd); return }
         guard errno == EEXIST else {
             throw .cannotOpen(path: path, detail: "cannot create the file: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Caps the file at its current size (SQLite's `max_page_count` on this connection; `false`
+    /// lifts the cap): a write that needs a new page then fails exactly as on a full disk
+    /// (SQLITE_FULL). Tests stand in a full disk with it.
+    nonisolated func capSize(_ capped: Bool) throws(ScoreStoreError) {
+        let pool = database.withLock { $0.queue }
+        do {
+            try pool.writeWithoutTransaction { db in
+                let pages = capped ? (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1) : 1_073_741_823
+                _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages)")
+            }
+        } catch { throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout) }
     }
 
     /// The journal mode SQLite uses for this file (`delete` once a writer opened it).
@@ -96,11 +150,16 @@ public actor SQLiteScoreStore: ScoreStore {
 
     /// Records the start of a performance (status in-progress) and returns its id.
     public func begin(_ start: PerformanceStart, at date: Date = Date()) throws(ScoreStoreError) -> Int64 {
-        try begin(start, key: UUID().uuidString, at: date)
+        try insert(start, key: UUID().uuidString, at: date)
     }
 
     /// Idempotent: a `key` already stored returns that performance's id (a retried begin).
     public func begin(_ start: PerformanceStart, key: String, at date: Date) throws(ScoreStoreError) -> Int64 {
+        try noticeReopen()
+        return try insert(start, key: key, at: date)
+    }
+
+    private func insert(_ start: PerformanceStart, key: String, at date: Date) throws(ScoreStoreError) -> Int64 {
         var record = PerformanceRecord(start: start, room: room, key: key, at: date)
         return try write { db in
             if let id = try Int64.fetchOne(db, sql: "SELECT id FROM performance WHERE runKey = ?", arguments: [key]) { return id }
@@ -112,6 +171,7 @@ public actor SQLiteScoreStore: ScoreStore {
     /// Stores one closed line and the running total, in one transaction. `micLost`: the singer's
     /// microphone was gone (unplugged, moved) during the line, so its score says nothing of the singing.
     public func record(_ line: LineResult, performance id: Int64, micLost: Bool = false) throws(ScoreStoreError) {
+        try noticeReopen()
         let notes = (try? JSONEncoder().encode(line.notes)).flatMap { String(data: $0, encoding: .utf8) } ?? "[]"
         var row = LineResultRecord(
             id: nil, performanceId: id, lineIndex: line.lineIndex, text: line.text, score: line.score,
@@ -130,6 +190,7 @@ public actor SQLiteScoreStore: ScoreStore {
     /// microphone was lost during it (kept in the history, left off the leaderboard).
     public func finish(_ id: Int64, total: Int, status: PerformanceRecord.Status = .complete,
                        at date: Date = Date()) throws(ScoreStoreError) {
+        try noticeReopen()
         try write { db in
             guard var record = try PerformanceRecord.fetchOne(db, key: id) else { throw ScoreStoreError.noSuchPerformance(id: id) }
             record.total = total
@@ -199,11 +260,14 @@ public actor SQLiteScoreStore: ScoreStore {
     // MARK: Error mapping
 
     func write<T>(_ body: (Database) throws -> T) throws(ScoreStoreError) -> T {
+        try reopenIfMoved()
+        let pool = database.withLock { $0.queue }
         do { return try pool.write(body) } catch { throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout) }
     }
 
     /// Internal so the other files of this store can read too.
     nonisolated func read<T>(_ body: (Database) throws -> T) throws(ScoreStoreError) -> T {
+        let pool = database.withLock { $0.queue }
         do { return try pool.read(body) } catch { throw ScoreStoreError.from(error, path: path, busyTimeout: busyTimeout) }
     }
 }

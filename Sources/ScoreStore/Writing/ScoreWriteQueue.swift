@@ -64,6 +64,10 @@ public final class ScoreWriteQueue: Sendable {
         var spool: ScoreSpool?
         var spoolFailing = false
         var ids: [Run: Int64] = [:]
+        /// The lines stored so far of each run still going: stored again if its database file
+        /// is replaced under the server (`ScoreStoreError.reopened`). Emptied at its finish; kept
+        /// for the `keptRuns` newest runs only (a practice run after a seek is never finished).
+        var written: [Run: [Operation]] = [:]
         var nextRun: UInt64 = 0
         var draining = false
     }
@@ -259,6 +263,15 @@ public final class ScoreWriteQueue: Sendable {
                 }
                 delay = initialDelay
             } catch {
+                if case .reopened = error {
+                    // The database is another file now: the runs going are stored there again first.
+                    storeRunsGoingAgain()
+                    if failingSince == nil {
+                        failingSince = .now
+                        report(.failing(error, pending: pendingCount))
+                    }
+                    continue
+                }
                 if case .noSuchPerformance = error {
                     // Retrying cannot bring a deleted row back: say what is lost and go on.
                     let line = state.withLock { state in
@@ -298,15 +311,48 @@ public final class ScoreWriteQueue: Sendable {
         case .begin(let run, let start, let date):
             guard state.withLock({ $0.ids[run] }) == nil else { return }
             let id = try await writer.begin(start, key: run.key, at: date)
-            state.withLock { $0.ids[run] = id }
+            state.withLock { state in
+                state.ids[run] = id
+                if state.written[run] == nil { state.written[run] = [] }
+                if state.written.count > Self.keptRuns, let oldest = state.written.keys.min(by: { $0.number < $1.number }) {
+                    state.written[oldest] = nil
+                }
+            }
         case .record(let run, let line, let micLost):
             try await writer.record(line, performance: try id(of: run), micLost: micLost)
+            state.withLock { state in
+                state.written[run]?.removeAll { if case .record(_, let old, _) = $0 { old.lineIndex == line.lineIndex } else { false } }
+                state.written[run]?.append(operation)
+            }
         case .finish(let run, let total, let status, let date):
             try await writer.finish(try id(of: run), total: total, status: status, at: date)
             state.withLock { state in
                 state.ids[run] = nil
                 state.starts[run] = nil
+                state.written[run] = nil
             }
+        }
+    }
+
+    /// Runs whose stored lines are kept for `storeRunsGoingAgain` (8 seats, a few seeks each).
+    static let keptRuns = 64
+
+    /// After the store opened another file (`.reopened`): every run begun in the earlier file
+    /// and not finished is begun again, with the lines it had stored, ahead of what waits (a run
+    /// older than the `keptRuns` newest, long abandoned, only with what comes next). The store's
+    /// writes are idempotent, so a file that already holds some of them (a backup put back)
+    /// keeps each line once.
+    private func storeRunsGoingAgain() {
+        state.withLock { state in
+            let begun = state.ids.keys.sorted { $0.number < $1.number }
+            state.ids = [:]
+            var again: [Pending] = []
+            for run in begun {
+                guard let start = state.starts[run] else { continue }
+                again.append(Pending(operation: .begin(run, start.start, start.date), spooled: true))
+                again += (state.written[run] ?? []).map { Pending(operation: $0, spooled: true) }
+            }
+            state.pending.insert(contentsOf: again, at: 0)
         }
     }
 

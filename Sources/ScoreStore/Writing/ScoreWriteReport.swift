@@ -29,7 +29,7 @@ public enum ScoreWriteReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .failing(let error, let pending):
-            "scores delayed, not saved yet: \(error). \(pending) write(s) are kept in memory and retried until the database works again."
+            "scores delayed, not saved yet: \(Self.sentence(error)) \(pending) write(s) are kept in memory and retried until the database works again."
         case .recovered(let written, let seconds):
             "the score database works again: \(written) held-back write(s) stored after \(Int(seconds.rounded())) s."
         case .dropped(let reason, let lines):
@@ -42,5 +42,11 @@ public enum ScoreWriteReport: Sendable, Equatable, CustomStringConvertible {
         case .spoolRecovered(let path):
             "the score spool \(path) is written again."
         }
+    }
+
+    /// The error's text ending with one full stop (most descriptions end with one already).
+    private static func sentence(_ error: ScoreStoreError) -> String {
+        let text = "\(error)"
+        return text.hasSuffix(".") ? text : text + "."
     }
 }
