@@ -32,6 +32,22 @@ final class PhoneRoom {
         try? FileManager.default.removeItem(at: root)
     }
 
+    /// A client holding a phone seat, with the seat's slot.
+    func seated(_ name: String) throws -> (WebSocketTestClient, Int) {
+        let (client, seat) = try seatedClient(name: name)
+        return (client, try #require(seat["slot"] as? Int))
+    }
+
+    /// Waits until the server counts `count` open connections (its delegate was told of the rest).
+    func waitForConnections(_ count: Int) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if server.statistics.connectedClients == count { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
     /// A client holding a phone seat; returns it with the `phoneMicSeat` reply.
     func seatedClient(name: String) throws -> (WebSocketTestClient, [String: Any]) {
         let client = try WebSocketTestClient(port: port)
