@@ -160,7 +160,9 @@ def main():
                         wav, truth = formant_singer(song, down, 12, attack=a.attack,
                                                     path=os.path.join(tmp, f"formant-{down}.wav"))
                     else:
-                        c = conditions.Condition("clean" if down == 0 else "one octave down", "sung", v,
+                        name = ("clean" if down == 0 else "one octave down") + (
+                            f", {conditions.HARMONIC}" if synth == "harmonic" else "")  # the harness's row names
+                        c = conditions.Condition(name, "sung", v,
                                                  octaves_down=down, seed=SEEDS.get(v, 12), synth=synth)
                         wav, truth, _ = conditions.record(song, c)
                     if a.gain:
