@@ -1,4 +1,4 @@
-// The phone page's fallback capture (browsers without MediaStreamTrackProcessor): the phone's
+// The phone page's capture (the default; `capture=track` uses MediaStreamTrackProcessor instead): the phone's
 // microphone through an AudioContext, mono, at 24 kHz (phone-mic-resampler.js when the
 // context runs at another rate), in 10 ms frames of 16-bit samples, each with the index of
 // its first sample on the context's audio clock, counted at 24 kHz. Posted to the page.

@@ -67,7 +67,8 @@ function show(text, kind = '') {
 // busy browser: the backing moved against the room's reference and a silent phone scored the
 // backing.) Time is mapped separately: the offset sent to the server is (server − performance
 // time, from the pings) + (performance − context time), the latter the median of the last 0.5 s
-// of getOutputTimestamp readings (every 100 ms), and it is sent again only when it moves by more than 2 ms.
+// of getOutputTimestamp readings (every 100 ms), and it is sent again only when it moves by more than
+// OFFSET_STEP (12 ms, below).
 const clock = { readings: [], perfMinusContext: null, sinceMedian: 0 };
 
 function readContextClock() {

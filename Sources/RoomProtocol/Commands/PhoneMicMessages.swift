@@ -7,8 +7,8 @@ import Foundation
 ///   (`difficulty` optional: the seat's own, else the room's)
 ///   (or takes back the one `resume` names after a reconnect); answered by `phoneMicSeat`.
 /// - `{"type":"phoneMicRelease"}` gives the seat up.
-/// - `{"type":"phoneClock","t0":12.345}` a clock-sync ping, `t0` in the phone's audio-clock
-///   seconds; answered by `phoneClock` with the server's receive time `t1` (host seconds).
+/// - `{"type":"phoneClock","t0":12.345}` a clock-sync ping, `t0` the page's steady clock
+///   (`performance.now()`, seconds); answered by `phoneClock` with the server's receive time `t1` (host seconds).
 /// - `{"type":"phoneClockOffset","offset":…,"rtt":…}` the offset (host − phone audio clock,
 ///   seconds) the page settled on from its best pings, and that ping's round trip.
 /// - `{"type":"phoneMicCalibrate"}` plays the click sequence on the room's speakers and
