@@ -28,8 +28,17 @@ extension PulseAudioTests {
             events.append(event)
             if let position { stamped.append((event, position())) }
         }
-        func send(_ event: ServerEvent, to client: ClientID) {}
+        /// What was sent to one client only (errors that differ by role, hellos).
+        let sent = EventLog<(client: ClientID, event: ServerEvent)>()
+        func send(_ event: ServerEvent, to client: ClientID) { sent.append((client, event)) }
         func close(_ client: ClientID, status: UInt16, reason: String) {}
+
+        func errors(to client: ClientID) -> [ErrorPayload] {
+            sent.all.compactMap { entry -> ErrorPayload? in
+                guard entry.client == client, case .error(let error) = entry.event else { return nil }
+                return error
+            }
+        }
     }
 
     static let songText = """

@@ -47,12 +47,29 @@ extension PulseAudioTests {
         room.start(transport: transport)
         defer { room.shutdown() }
 
+        // A host and a guest watch: the host reads why (the path relative to the library), the
+        // guest only that the song can't be played right now.
+        let handler = room.connectionHandler
+        let (host, guest) = (ClientID(1), ClientID(2))
+        handler.clientConnected(ClientInfo(id: host, peerAddress: "127.0.0.1"))
+        handler.clientConnected(ClientInfo(id: guest, peerAddress: "192.168.1.20"))
+        handler.client(host, sent: #"{"type":"hello","role":"host","pin":"1234"}"#)
+        handler.client(guest, sent: #"{"type":"hello","role":"guest"}"#)
+        #expect(waitUntil(timeout: 10) {
+            transport.sent.all.contains { entry in
+                guard entry.client == host, case .hello(let hello) = entry.event else { return false }
+                return hello.role == .host
+            }
+        })
+
         #expect { try room.load(songId: "broken") } throws: { "\($0)".contains(broken) }
-        let failures = transport.events.all.compactMap { event -> ErrorPayload? in
-            if case .error(let e) = event { e } else { nil }
-        }
-        #expect(failures.map(\.code) == ["loadFailed"])
-        #expect(failures.first?.message.contains(broken) == true, "\(failures)")
+        #expect(waitUntil(timeout: 5) { !transport.errors(to: host).isEmpty && !transport.errors(to: guest).isEmpty })
+        let forHost = transport.errors(to: host), forGuest = transport.errors(to: guest)
+        #expect(forHost.map(\.code) == ["loadFailed"] && forGuest.map(\.code) == ["loadFailed"])
+        #expect(forHost.first?.message.contains("broken/backing.wav") == true, "\(forHost)")
+        #expect(forHost.first?.message.contains(folder.path) == false, "\(forHost)")
+        #expect(forGuest.first?.message.contains("can't be played right now") == true, "\(forGuest)")
+        #expect(forGuest.first?.message.contains("backing.wav") == false, "\(forGuest)")
 
         try room.load(songId: "good", autoplay: true)
         #expect(engine.isPlaying)
