@@ -810,7 +810,10 @@ def test_a_phone_dropping_off_mid_song_is_marked_lost_and_one_joining_mid_song_i
         calibrate_phone(cat_page)
         host.send({"type": "play"})
         wait_position(host, 25)
-        dan_page.quit()  # the phone is gone: no close, no more frames
+        # The phone is gone mid-song (out of the Wi-Fi, the screen locked): no more frames and no
+        # goodbye. A page that closes says goodbye and frees its seat at once
+        # (test_phone_leaving.py), so the page is frozen instead: its socket open and silent.
+        dan_page.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
         dropped = time.time()
         lost = wait_for_state(host, lambda st: any(s.get("name") == "Dan" and s.get("phoneStatus") == "lost"
                                                    for s in st["singers"]), timeout=5)
@@ -827,7 +830,7 @@ def test_a_phone_dropping_off_mid_song_is_marked_lost_and_one_joining_mid_song_i
         print(f"Dan marked lost {lost_after:.2f} s after his page vanished; totals {totals}; finals {finals}")
         host.close()
     finally:
-        for page in (cat_page, eve_page):
+        for page in (cat_page, dan_page, eve_page):
             if page:
                 page.quit()
         server.stop()
