@@ -517,7 +517,7 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     # judged without their audio (docs/phone-mics.md "Lines sung without audio"), so a stall of
     # this box shorter than the 2.5 s a line waits for a phone (PhoneMicSlot.lineWait) no longer marks them.
     # Audio that really never came is another matter: a box starved for over ~0.7 s makes the page
-    # drop what could no longer be judged, and the server counts the lost spans when the seat is
+    # drop audio, and the server counts the lost spans when the seat is
     # given up. Then "interrupted" is the truth; without any loss the run must be complete.
     status = stored_ann["history"][0]["status"]
     lost = re.search(r"phone singer Ann gave up seat \d+ \([^)]*\): .*audio lost (\d+) times", log)
