@@ -42,6 +42,16 @@ import Testing
         return (queue, reports)
     }
 
+    /// A store at `path`, its write queue, and Ana's run with its first `lines` lines written.
+    func runWritten(lines: Int) async throws -> (SQLiteScoreStore, ScoreWriteQueue, Reports, ScoreWriteQueue.Run) {
+        let store = try SQLiteScoreStore(path: path)
+        let (queue, reports) = queue(over: store)
+        let run = queue.begin(start)
+        for i in 0..<lines { queue.record(line(i), run: run) }
+        #expect(await queue.flush(timeout: 60))
+        return (store, queue, reports, run)
+    }
+
     /// Ana's runs and each one's stored line indices, read from the file at `path` now.
     func stored() throws -> [(PerformanceRecord, [Int])] {
         let reader = try SQLiteScoreStore(path: path, readOnly: true)
@@ -50,11 +60,7 @@ import Testing
 
     @Test func aDamagedFileIsReportedAndTheLinesGoToANewFileOnceItIsMovedAside() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SQLiteScoreStore(path: path)
-        let (queue, reports) = queue(over: store)
-        let run = queue.begin(start)
-        for i in 0..<3 { queue.record(line(i), run: run) }
-        #expect(await queue.flush(timeout: 60))
+        let (_, queue, reports, run) = try await runWritten(lines: 3)
 
         // The header overwritten mid-song.
         let file = try #require(FileHandle(forWritingAtPath: path))
@@ -83,11 +89,7 @@ import Testing
     /// queue's next lines went to the new file under ids it does not have ("NOT stored").
     @Test func aMoveNoticedByAnotherWriteStillHasTheRunsGoingStoredAgain() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SQLiteScoreStore(path: path)
-        let (queue, reports) = queue(over: store)
-        let run = queue.begin(start)
-        for i in 0..<2 { queue.record(line(i), run: run) }
-        #expect(await queue.flush(timeout: 60))
+        let (store, queue, reports, run) = try await runWritten(lines: 2)
         try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
         try await store.announce(RoomPresence(name: "room", joinURL: "http://room", nowPlaying: nil, busy: true, heartbeatAt: Date()))
         for i in 2..<4 { queue.record(line(i), run: run) }
@@ -130,11 +132,7 @@ import Testing
 
     @Test func aFileReplacedByAnotherIsReportedLeftAloneAndABackupPutBackIsUsed() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SQLiteScoreStore(path: path)
-        let (queue, reports) = queue(over: store)
-        let run = queue.begin(start)
-        for i in 0..<2 { queue.record(line(i), run: run) }
-        #expect(await queue.flush(timeout: 60))
+        let (_, queue, reports, run) = try await runWritten(lines: 2)
         try FileManager.default.copyItem(atPath: path, toPath: path + ".backup")
 
         // Another file renamed over the database mid-song.
@@ -160,11 +158,7 @@ import Testing
 
     @Test func aFullDiskIsReportedAndTheLinesAreStoredOnceThereIsRoom() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SQLiteScoreStore(path: path)
-        let (queue, reports) = queue(over: store)
-        let run = queue.begin(start)
-        queue.record(line(0), run: run)
-        #expect(await queue.flush(timeout: 60))
+        let (store, queue, reports, run) = try await runWritten(lines: 1)
 
         try store.capSize(true)
         let long = String(repeating: "la ", count: 3000) // each line needs new pages
