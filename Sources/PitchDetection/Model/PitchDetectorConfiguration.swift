@@ -53,11 +53,6 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// 0.3 s room). docs/pitch.md, "Fourteenth pass".
     public var holdLevelDb: Float = -70
     public var holdFallDbPerFrame: Float = 1
-    /// A new note needs `minimumLevelDb`, or this much under the loudest recent frame when that is
-    /// lower (a quiet microphone), never less than `holdLevelDb`. The peak falls
-    /// `peakDecayDbPerFrame` a frame (2 dB a second). Above 60 dB the floor is fixed.
-    public var onsetBelowPeakDb: Float = 40
-    public var peakDecayDbPerFrame: Float = 0.02
     /// Voicing: the centre of the window must carry at least this share of the window's
     /// mean power, so that a note does not "leak" into the silence half a window away. Low
     /// enough for a note's first frame, whose vowel is still rising (0.12 left 0.14 % of the

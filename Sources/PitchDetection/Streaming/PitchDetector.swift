@@ -315,7 +315,7 @@ public final class PitchDetector: @unchecked Sendable {
                 second: second, delay: delay)
         }
         guard difference.evaluate() else {
-            gate.silence()
+            gate.reset()
             gate.endFrame(levelDb: levelDb)
             octaveGuard.reset()
             lastVoicedLag = 0
@@ -354,7 +354,7 @@ public final class PitchDetector: @unchecked Sendable {
         let previouslyVoiced = gate.wasVoiced
         var voiced = decideVoicing(
             candidate, levelDb: levelDb, centreShare: centreShare, suppressing: suppressing, previouslyVoiced: previouslyVoiced)
-        if !voiced, levelDb >= gate.onsetLevelDb, let shortWindow,
+        if !voiced, levelDb >= configuration.minimumLevelDb, let shortWindow,
            let short = shortWindow.estimate(raw: window, cut: cutHistory.latest(difference.length), centreOffset: halfWindow, hop: hop),
            // The main window spans silence or a neighbouring sound beside the note: the short
            // one, centred on the same instant, decides, if it is clearly periodic.

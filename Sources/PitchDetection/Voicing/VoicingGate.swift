@@ -5,12 +5,6 @@
 /// keeps a note the singer lets fade (a phrase's last vowel) voiced under the level a note needs
 /// to start, as long as it fades slowly: a room's reverberation after the voice stops falls
 /// faster than a sung fade.
-///
-/// The level a new note needs follows the singer: `minimumLevelDb` (−60 dBFS) for a microphone
-/// that hears the voice at a usual level, down to `holdLevelDb` when the loudest recent frame is
-/// quiet (`onsetBelowPeakDb` under it): a quiet microphone keeps a note's first frames, which the
-/// fixed floor cut (a fast song's notes are mostly onset). A loud one keeps the fixed floor, so its
-/// reverberant tails and consonants stay unvoiced as before.
 struct VoicingGate {
     let onsetClarity: Float
     let holdClarity: Float
@@ -18,11 +12,7 @@ struct VoicingGate {
     let holdLevelDb: Float
     let holdFallDbPerFrame: Float
     let centreEnergyRatio: Float
-    let onsetBelowPeakDb: Float
-    let peakDecayDbPerFrame: Float
     private(set) var wasVoiced = false
-    /// The loudest recent frame's level, falling `peakDecayDbPerFrame` a frame (`endFrame`).
-    private var recentPeakDb: Float = -120
     /// The levels of the last three frames, oldest first (`endFrame`; a tuple: no allocation).
     private var recentLevels: (Float, Float, Float) = (-120, -120, -120)
     static let fallFrames = 3
@@ -34,14 +24,6 @@ struct VoicingGate {
         holdLevelDb = min(configuration.minimumLevelDb, configuration.holdLevelDb)
         holdFallDbPerFrame = configuration.holdFallDbPerFrame
         centreEnergyRatio = configuration.centreEnergyRatio
-        onsetBelowPeakDb = configuration.onsetBelowPeakDb
-        peakDecayDbPerFrame = configuration.peakDecayDbPerFrame
-    }
-
-    /// The level a frame that does not continue a held note needs: `minimumLevelDb`, or less when
-    /// the recent peak is quiet, never under `holdLevelDb`.
-    var onsetLevelDb: Float {
-        max(holdLevelDb, min(minimumLevelDb, recentPeakDb - onsetBelowPeakDb))
     }
 
     /// - Parameters:
@@ -61,7 +43,7 @@ struct VoicingGate {
     ) -> Bool {
         let needed = (previouslyVoiced ?? wasVoiced) ? (holdClarity ?? self.holdClarity) : onsetClarity
         let fadingSlowly = levelDb - recentLevels.0 > -holdFallDbPerFrame * Float(Self.fallFrames)
-        let level = continuing && fadingSlowly ? holdLevelDb : onsetLevelDb
+        let level = continuing && fadingSlowly ? holdLevelDb : minimumLevelDb
         let voiced = clarity >= needed && levelDb >= level && centreShare >= centreEnergyRatio
         wasVoiced = voiced
         return voiced
@@ -70,20 +52,11 @@ struct VoicingGate {
     /// Takes the level of a frame once it is decided (however many readings it had).
     mutating func endFrame(levelDb: Float) {
         recentLevels = (recentLevels.1, recentLevels.2, levelDb)
-        recentPeakDb = max(levelDb, recentPeakDb - peakDecayDbPerFrame)
-    }
-
-    /// A silent window: nothing is held, but the singer's recent peak is kept (a pause is not a new
-    /// microphone).
-    mutating func silence() {
-        wasVoiced = false
-        recentLevels = (-120, -120, -120)
     }
 
     mutating func reset() {
         wasVoiced = false
         recentLevels = (-120, -120, -120)
-        recentPeakDb = -120
     }
 }
 
