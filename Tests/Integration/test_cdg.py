@@ -139,25 +139,33 @@ def test_singer_view_draws_the_tile_when_the_clock_reaches_it(cdg_server, browse
     wait(singer, lambda d: pixel(d) == [0, 255, 0])
 
 
-def test_replaying_four_minutes_of_packets_is_quick(cdg_server, browser):
-    """Seeking back replays from the first packet; time it on a 4-minute file (72,000 packets)."""
+def test_seeking_back_replays_four_minutes_to_the_same_picture(cdg_server, browser):
+    """Seeking back replays from the first packet (the format has no keyframes): on a 4-minute file
+    (72,000 packets), a seek to the middle after the end shows what a straight decode shows there.
+    The replay's time is printed, not judged (a figure for a benchmark, not a test)."""
     driver = open_view(browser, cdg_server, "/")
-    elapsed = driver.execute_async_script("""
+    result = driver.execute_async_script("""
       const done = arguments[arguments.length - 1];
       import('/js/cdg.js').then(({ CDGDecoder }) => {
         const one = window.cdgView.bytes, long = new Uint8Array(one.length * 24);
         for (let i = 0; i < 24; i += 1) long.set(one, i * one.length);
-        const decoder = new CDGDecoder(), runs = [];
-        for (let i = 0; i < 5; i += 1) {
-          const start = performance.now();
-          decoder.seek(long, long.length / 24);
-          decoder.seek(long, 0);
-          runs.push(performance.now() - start);
-        }
-        done(runs.sort((a, b) => a - b)[2]);
+        const middle = Math.floor(long.length / 24 / 2) + 137;
+        const straight = new CDGDecoder();
+        straight.seek(long, middle);
+        const replayed = new CDGDecoder();
+        replayed.seek(long, long.length / 24);
+        const start = performance.now();
+        replayed.seek(long, middle);
+        const ms = performance.now() - start;
+        const same = replayed.position === straight.position
+          && replayed.pixels.every((v, i) => v === straight.pixels[i])
+          && replayed.palette.every((v, i) => v === straight.palette[i]);
+        const drawn = straight.pixels.some((v) => v !== straight.pixels[0]);
+        done({ ms, same, drawn, position: replayed.position });
       });""")
-    print(f"CDG replay of 72000 packets (4 min): median {elapsed:.1f} ms")
-    assert elapsed < 250, f"replaying 4 minutes took {elapsed:.0f} ms"
+    print(f"CDG replay of {result['position']} packets: {result['ms']:.1f} ms")
+    assert result["drawn"], "the middle of the file shows no picture to compare"
+    assert result["same"], result
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1366, 768), (1920, 1080)])

@@ -236,6 +236,12 @@ def http_get(port, path="/", host=None, origin=None):
     return (int(match.group(1)) if match else 0), data.split(b"\r\n\r\n", 1)[-1]
 
 
+# A new client is served while an attack lasts: within this many seconds, however loaded the
+# machine (a server the attack blocked answers never: idle sockets and slow readers hold on).
+# How fast it is served is a figure, printed here and measured in Benchmarks/, not judged.
+SERVED_WITHIN = 5
+
+
 def fresh_hello_delay(port, source="127.0.0.1"):
     """Seconds from connecting to a new client's `hello`."""
     start = time.time()
@@ -356,7 +362,7 @@ def test_guest_queue_flood_keeps_the_queue_small_and_hello_fast(logged_server):
           f"log {server.log_size()} bytes")
     assert len(queue) <= 50, f"the queue grew to {len(queue)}"
     assert all(len(item.get("requestedBy") or "") <= 40 for item in queue)
-    assert delay < 1, f"a new client waited {delay:.2f} s for hello"
+    assert delay < SERVED_WITHIN, f"a new client waited {delay:.2f} s for hello"
     # The host can empty it at once.
     watcher.send({"type": "hello", "role": "host", "pin": PIN})
     watcher.wait_for("hello", where=lambda m: m["role"] == "host")
@@ -390,7 +396,7 @@ def test_idle_socket_flood_at_1024_open_files_does_not_lock_anyone_out(logged_se
         delays = [fresh_hello_delay(server.port, source=f"127.0.2.{n + 2}") for n in range(3)]
         print(f"\nidle flood, 1,200 sockets from 40 addresses at 1024 open files: new clients' hello after "
               + ", ".join(f"{d * 1000:.0f} ms" for d in delays))
-        assert max(delays) < 2, f"new clients waited {delays} s for hello"
+        assert max(delays) < SERVED_WITHIN, f"new clients waited {delays} s for hello"
         # One address cannot hold more than its share.
         crowd = []
         for _ in range(60):
@@ -416,7 +422,7 @@ def test_idle_socket_flood_at_1024_open_files_does_not_lock_anyone_out(logged_se
     finally:
         for sock in idle:
             sock.close()
-    assert fresh_hello_delay(server.port) < 2
+    assert fresh_hello_delay(server.port) < SERVED_WITHIN
     log = server.text()
     print(f"log after the idle flood: {server.log_size()} bytes, {log.count(chr(10))} lines")
     if os.environ.get("SHOW_LOG"):
@@ -465,7 +471,7 @@ def test_malformed_and_oversize_frames_cost_only_their_sender(logged_server):
           f"(close code {flooder.close_code})")
     assert time.time() - start < 10, "a client sending 400 messages/s was never disconnected"
     assert flooder.close_code in (1008, None)
-    assert fresh_hello_delay(port) < 1
+    assert fresh_hello_delay(port) < SERVED_WITHIN
     assert server.log_size() < LOG_LIMIT
 
 
@@ -562,7 +568,7 @@ def test_slow_readers_of_a_large_file_at_1024_open_files_do_not_lock_anyone_out(
         delays = [fresh_hello_delay(server.port, source=f"127.0.5.{n + 2}") for n in range(3)]
         print(f"\nslow readers, 700 x GET 8 MB at 1024 open files: new clients' hello after "
               + ", ".join(f"{d * 1000:.0f} ms" for d in delays) + f"; log {server.log_size()} bytes")
-        assert max(delays) < 2, f"new clients waited {delays} s for hello"
+        assert max(delays) < SERVED_WITHIN, f"new clients waited {delays} s for hello"
         assert server.log_size() < LOG_LIMIT
         # Files count against the descriptors: beyond its share an address is answered 503 (no
         # file opened), so the process never runs out and `accept` never fails.
