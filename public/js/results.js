@@ -134,11 +134,20 @@ function showResults(results) {
   }
   if (!results.leaderboard.length) {
     const item = document.createElement('li');
-    item.className = 'muted';
-    item.textContent = 'No saved results yet';
+    item.className = results.storedUnreadable ? 'muted unreadable' : 'muted';
+    // An unreadable database is not an empty one: say which it is.
+    item.textContent = results.storedUnreadable || 'No saved results yet';
     list.append(item);
   }
   if (results.runs) showRuns(results.runs);
+  if (results.storedUnreadable) {
+    for (const id of ['full-runs', 'practice-runs']) {
+      const item = document.createElement('li');
+      item.className = 'muted unreadable';
+      item.textContent = results.storedUnreadable;
+      $(id).replaceChildren(item);
+    }
+  }
 }
 
 connection

@@ -61,20 +61,7 @@ extension Room {
         finishedSong = nil
         let payload = ResultsPayload(songId: finished.songId, lines: finished.lines,
                                      totals: finished.totals.values.sorted { $0.singer < $1.singer }, leaderboard: [])
-        guard let leaderboard else {
-            transport?.broadcast(.results(payload))
-            return
-        }
-        let deliver: @Sendable (ResultsPayload) -> Void = { [weak self] payload in
-            guard let room = self else { return }
-            room.queue.async { room.transport?.broadcast(.results(payload)) }
-        }
-        Task {
-            var complete = payload
-            complete.leaderboard = await leaderboard.leaderboard(songId: payload.songId)
-            complete.runs = await leaderboard.recentRuns()
-            deliver(complete)
-        }
+        withStoredBoards(payload) { room, complete in room.transport?.broadcast(.results(complete)) }
     }
 
     func forward(_ event: ServerEvent) {

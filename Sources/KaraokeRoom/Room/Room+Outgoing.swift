@@ -118,26 +118,39 @@ extension Room {
         transport?.send(.error(ErrorPayload(code: code, message: message, command: command, id: id)), to: client)
     }
 
-    /// Sends this song's results (to one client, or everyone when nil); the leaderboard is
-    /// read off the room queue, so a slow database never holds up the room.
+    /// Sends this song's results (to one client, or everyone when nil), with the stored boards.
     func sendResults(to client: ClientID?) {
         let payload = ResultsPayload(songId: current?.entry.id, lines: results,
                                      totals: totals.values.sorted { $0.singer < $1.singer }, leaderboard: [])
-        let deliver: @Sendable (ResultsPayload) -> Void = { [weak self] payload in
-            guard let room = self else { return }
-            room.queue.async {
-                if let client { room.transport?.send(.results(payload), to: client) } else { room.transport?.broadcast(.results(payload)) }
-            }
+        withStoredBoards(payload) { room, complete in
+            if let client { room.transport?.send(.results(complete), to: client) } else { room.transport?.broadcast(.results(complete)) }
         }
+    }
+
+    /// Adds the stored leaderboard and recent runs to `payload` and hands it to `deliver` on the
+    /// room queue. They are read off the queue, so a slow database never holds up the room; a
+    /// read that fails leaves them empty with `storedUnreadable` set and tells the hosts
+    /// (`store-read-failed`), so an unreadable board is not shown as "no saved results".
+    func withStoredBoards(_ payload: ResultsPayload, deliver: @escaping @Sendable (Room, ResultsPayload) -> Void) {
         guard let leaderboard else {
-            if let client { transport?.send(.results(payload), to: client) } else { transport?.broadcast(.results(payload)) }
+            deliver(self, payload)
             return
         }
-        Task {
+        Task { [weak self] in
             var complete = payload
-            complete.leaderboard = await leaderboard.leaderboard(songId: payload.songId)
-            complete.runs = await leaderboard.recentRuns()
-            deliver(complete)
+            do {
+                complete.leaderboard = try await leaderboard.leaderboard(songId: payload.songId)
+                complete.runs = try await leaderboard.recentRuns()
+            } catch {
+                complete.leaderboard = []
+                complete.runs = nil
+                complete.storedUnreadable = "The saved scores can't be read right now."
+                self?.logger.error("scores: the leaderboard could not be read: \(error)")
+                self?.reportToHosts(code: "store-read-failed",
+                                    message: "The saved scores could not be read from the score database: \(error)")
+            }
+            guard let room = self else { return }
+            room.queue.async { deliver(room, complete) }
         }
     }
 }

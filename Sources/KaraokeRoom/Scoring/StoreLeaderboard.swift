@@ -12,12 +12,12 @@ public struct StoreLeaderboard: RoomLeaderboard {
         self.limit = limit
     }
 
-    /// A database problem yields an empty board rather than stopping the room.
-    public func leaderboard(songId: String?) async -> [LeaderboardEntryPayload] {
+    /// A database problem throws (the room tells the hosts and the page that the board is unknown).
+    public func leaderboard(songId: String?) async throws -> [LeaderboardEntryPayload] {
         // Runs just finished are still queued for the store: the board must include them.
         await store.writeQueue.flush(timeout: 3)
         let formatter = ISO8601DateFormatter()
-        let rows = (try? await store.leaderboard(songId: songId, difficulty: nil, since: nil, limit: limit)) ?? []
+        let rows = try await store.leaderboard(songId: songId, difficulty: nil, since: nil, limit: limit)
         return rows.map { row in
             LeaderboardEntryPayload(
                 songId: row.songId, songTitle: row.songTitle, singer: row.singer, score: Double(row.total),
@@ -25,10 +25,9 @@ public struct StoreLeaderboard: RoomLeaderboard {
         }
     }
 
-    /// A database problem yields no history rather than stopping the room.
-    public func recentRuns() async -> [RunPayload] {
+    public func recentRuns() async throws -> [RunPayload] {
         let formatter = ISO8601DateFormatter()
-        let rows = (try? await store.recentRuns(songId: nil, limit: 40)) ?? []
+        let rows = try await store.recentRuns(songId: nil, limit: 40)
         return rows.map { row in
             RunPayload(songId: row.songId, songTitle: row.songTitle, singer: row.singer, part: row.part, total: Double(row.total),
                        status: row.status.rawValue, mode: row.mode, difficulty: row.difficulty, key: row.keyShift,

@@ -228,6 +228,9 @@ public struct ResultsPayload: Codable, Sendable, Equatable {
     public var leaderboard: [LeaderboardEntryPayload]
     /// Recent stored runs of every song, newest first (absent when the room keeps no store).
     public var runs: [RunPayload]?
+    /// Why the stored leaderboard and runs could not be read (the score database failed): the
+    /// lists are then empty because they are unknown, not because nothing was sung.
+    public var storedUnreadable: String?
     public init(songId: String?, lines: [LineScorePayload], totals: [TotalPayload], leaderboard: [LeaderboardEntryPayload]) {
         self.songId = songId
         self.lines = lines
