@@ -150,7 +150,8 @@ extension Room {
                                     message: "The saved scores could not be read from the score database: \(error)")
             }
             guard let room = self else { return }
-            room.queue.async { deliver(room, complete) }
+            let finished = complete
+            room.queue.async { deliver(room, finished) }
         }
     }
 }
