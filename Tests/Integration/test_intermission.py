@@ -119,3 +119,52 @@ def test_a_countdown_held_by_a_calibration_says_why_and_fits(room, browser, widt
         host.execute_script(held, HELD)
         wait(host, lambda d: d.find_element(By.ID, "intermission").text == f"Next song waits: {HELD}", timeout=3)
         screenshot(host, "remote-intermission-held-390x844")
+
+
+def test_results_and_the_score_card_stay_on_the_song_just_sung_until_the_next_one_plays(room, browser):
+    """Right after a song, the next one is already loaded (the pause counts down): /results and
+    the TV's score card still name the song just sung and show its lines, /results says what
+    comes next, and /results follows the next song once it plays."""
+    host = open_remote(phone(browser), room, host=True)
+    results = browser(1366, 768)
+    results.get(room.url("/results"))
+    wait(results, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.state)"))
+    display = open_display(browser, room, 1920, 1080)
+    end_first_song(host, 30)
+    wait(results, lambda d: d.execute_script("return window.karaoke.song && window.karaoke.song.id") == "second", timeout=15)
+    wait(results, lambda d: d.find_element(By.ID, "title").text == "Results — Tiny Test Song", timeout=10)
+    assert results.find_element(By.ID, "artist").text == "Browser Tests · next: Second Song"
+    screenshot(results, "results-song-just-sung-1366x768")
+    card = wait(display, lambda d: d.find_element(By.ID, "score-screen").is_displayed()
+                and d.find_element(By.CSS_SELECTOR, "#score-screen .score-heading").text, timeout=10)
+    assert card == "Scores — Tiny Test Song"
+    assert display.find_element(By.CSS_SELECTOR, "#score-screen .score-artist").text == "Browser Tests"
+    screenshot(display, "display-score-card-next-song-loaded-1920x1080")
+    # ▶ ends the pause: the next song plays, and /results is about it.
+    wait(host, lambda d: "show" not in d.find_element(By.ID, "toast").get_attribute("class"), timeout=6)
+    host.find_element(By.ID, "play").click()
+    wait(results, lambda d: d.find_element(By.ID, "title").text == "Results — Second Song", timeout=10)
+    assert results.find_element(By.ID, "artist").text == "Queue Tests"
+    assert results.find_element(By.ID, "totals").text == "No scores yet"
+
+
+def test_results_say_when_the_saved_scores_cannot_be_read_and_give_run_times_to_the_second(room, browser):
+    """What the page does with a `results` answer: a run's time to the second (two tries a
+    minute apart are told apart), and a database that cannot be read said as such, not shown as
+    "no saved results"."""
+    results = browser(1366, 768)
+    results.get(room.url("/results"))
+    wait(results, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.state)"))
+    results.execute_script("""
+        window.karaoke.receive({type: 'results', v: 1, songId: 'tiny', lines: [], totals: [], leaderboard: [],
+          runs: [{songId: 'tiny', songTitle: 'Tiny Test Song', singer: 'Ann', part: 0, total: 5120, status: 'complete',
+                  mode: 'ultrastar', difficulty: 'medium', key: 0, tempo: 1,
+                  startedAt: '2026-12-07T21:05:09Z', finishedAt: '2026-12-07T21:05:40Z'}]});""")
+    run = wait(results, lambda d: d.find_element(By.CSS_SELECTOR, "#full-runs .who").text)
+    assert re.search(r"\d{2}:\d{2}:\d{2}", run), run
+    results.execute_script("""
+        window.karaoke.receive({type: 'results', v: 1, songId: 'tiny', lines: [], totals: [], leaderboard: [],
+          storedUnreadable: "The saved scores can't be read right now."});""")
+    for list_id in ("leaderboard", "full-runs", "practice-runs"):
+        assert results.find_element(By.ID, list_id).text == "The saved scores can't be read right now.", list_id
+    screenshot(results, "results-store-unreadable-1366x768")

@@ -13,6 +13,9 @@ export class RoomConnection {
     this.wanted = { role, pin, name, token };
     this.role = 'display';
     this.song = null;
+    // The last few songs shown, by id: a song's end-of-song results arrive after the next song
+    // may already be loaded, and are shown with their own song's title and lines.
+    this.recentSongs = new Map();
     this.state = null;
     this.library = [];
     this.results = [];
@@ -90,7 +93,7 @@ export class RoomConnection {
     switch (message.type) {
       case 'hello':
         this.role = message.role;
-        if (!message.songUnchanged) this.song = message.song;
+        if (!message.songUnchanged) this.setSong(message.song);
         if (message.hostToken) this.wanted = { ...this.wanted, pin: null, token: message.hostToken };
         this.library = message.library || [];
         this.results = message.results || [];
@@ -110,7 +113,7 @@ export class RoomConnection {
         }
         break;
       case 'song':
-        this.song = message.song;
+        this.setSong(message.song);
         this.results = [];
         break;
       case 'state':
@@ -131,6 +134,20 @@ export class RoomConnection {
     }
     this.emit(message.type, message);
     this.emit('any', message);
+  }
+
+  setSong(song) {
+    this.song = song;
+    if (!song) return;
+    this.recentSongs.delete(song.id);
+    this.recentSongs.set(song.id, song);
+    if (this.recentSongs.size > 4) this.recentSongs.delete(this.recentSongs.keys().next().value);
+  }
+
+  // The song with this id if it was shown lately (the current one first), else null.
+  songById(id) {
+    if (this.song?.id === id) return this.song;
+    return this.recentSongs.get(id) || null;
   }
 
   setState(state) {

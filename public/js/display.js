@@ -119,7 +119,7 @@ connection
   })
   .on('queue', showUpNext)
   .on('total', (total) => { totals.set(total.singer, total); showScores(); })
-  .on('results', (results) => { scoreScreen.show(results, connection.song, connection.state?.singers); });
+  .on('results', (results) => { scoreScreen.show(results, connection.songById(results.songId), connection.state?.singers); });
 bindStatus(connection, $('status'));
 bindLoading(connection, $('loading'));
 

@@ -1,5 +1,7 @@
 // Results: this song's per-line scores as they come in and its totals, the song's leaderboard,
 // and the stored runs of every song, one entry per run, full runs apart from practice ones.
+// From a song's end until the next song starts playing, "this song" is the song just sung (its
+// final results), not the next one already loaded.
 import { RoomConnection, bindStatus, formatKey } from './connection.js';
 import { SINGER_COLOURS } from './notes.js';
 
@@ -7,14 +9,19 @@ const $ = (id) => document.getElementById(id);
 const connection = new RoomConnection({ role: 'display' });
 window.karaoke = connection; // for the browser console and tests
 const totals = new Map();
+// The song just sung and its end-of-song results, shown until a song starts playing.
+let finished = null;
 const RATING_WORDS = { perfect: 'Perfect', great: 'Great', good: 'Good', ok: 'OK', poor: 'Poor', none: 'not judged' };
 
 function singerName(index) {
   return connection.state?.singers.find((s) => s.singer === index)?.name || `Singer ${index + 1}`;
 }
 
+const shownSong = () => (finished ? finished.song : connection.song);
+const shownLines = () => (finished ? finished.results.lines : connection.results);
+
 function lineText(score) {
-  return connection.song?.parts[score.part]?.lines[score.line]?.text || '';
+  return shownSong()?.parts[score.part]?.lines[score.line]?.text || '';
 }
 
 function songTitle(songId, fallback) {
@@ -23,11 +30,29 @@ function songTitle(songId, fallback) {
 }
 
 function showSong() {
-  $('title').textContent = connection.song ? `Results — ${connection.song.title}` : 'Results';
-  $('artist').textContent = connection.song?.artist || '';
+  const song = shownSong();
+  $('title').textContent = song ? `Results — ${song.title}` : 'Results';
+  const next = finished && connection.song && connection.song.id !== song?.id ? ` · next: ${connection.song.title}` : '';
+  $('artist').textContent = (song?.artist || '') + next;
   totals.clear();
+  if (finished) for (const total of finished.results.totals) totals.set(total.singer, total);
   showLines();
   showTotals();
+}
+
+// A song's end-of-song results keep the page on that song.
+function keepFinished(results) {
+  if (!results.ended) return;
+  finished = { song: connection.songById(results.songId) || { id: results.songId, title: results.songId, parts: [] }, results };
+  showSong();
+}
+
+// Playing again (the next song, or this one once more) brings the page back to the live song.
+function leaveFinished() {
+  if (finished && connection.state?.transport === 'playing') {
+    finished = null;
+    showSong();
+  }
 }
 
 function showLines() {
@@ -35,7 +60,7 @@ function showLines() {
   body.replaceChildren();
   // One row per singer and line: a line sung again (after a seek back) shows its latest score.
   const latest = new Map();
-  for (const score of connection.results) latest.set(`${score.singer}/${score.part}/${score.line}`, score);
+  for (const score of shownLines()) latest.set(`${score.singer}/${score.part}/${score.line}`, score);
   const rows = [...latest.values()].sort((a, b) => a.line - b.line || a.singer - b.singer);
   for (const score of rows) {
     const row = document.createElement('tr');
@@ -86,7 +111,8 @@ function showTotals() {
 
 const when = (iso) => {
   const date = new Date(iso);
-  return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}`;
+  // To the second: two runs a minute apart (a retry) are told apart.
+  return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}`;
 };
 
 function runItem(run) {
@@ -120,6 +146,12 @@ function showRuns(runs) {
 }
 
 function showResults(results) {
+  keepFinished(results);
+  // While the song just sung is shown, another song's answer only brings the runs up to date.
+  if (finished && results.songId !== finished.results.songId) {
+    if (results.runs) showRuns(results.runs);
+    return;
+  }
   for (const total of results.totals) totals.set(total.singer, total);
   showTotals();
   const list = $('leaderboard');
@@ -153,8 +185,9 @@ function showResults(results) {
 connection
   .on('hello', () => { showSong(); connection.send('results'); })
   .on('song', showSong)
-  .on('lineScore', showLines)
-  .on('total', (total) => { totals.set(total.singer, total); showTotals(); })
+  .on('state', leaveFinished)
+  .on('lineScore', () => { if (!finished) showLines(); })
+  .on('total', (total) => { if (!finished) { totals.set(total.singer, total); showTotals(); } })
   .on('results', showResults);
 bindStatus(connection, $('status'));
 connection.connect();

@@ -20,7 +20,8 @@ const number = (value) => Math.round(value).toLocaleString('en-US');
 export function summarise(results, song, singers = []) {
   const lineText = (score) => song?.parts[score.part]?.lines[score.line]?.text?.trim() || `line ${score.line + 1}`;
   return results.totals.map((total) => {
-    const lines = results.lines.filter((l) => l.singer === total.singer && l.maxScore > 0);
+    // Judged lines only: a freestyle or rap-only line ("Ooh") is neither best nor worst.
+    const lines = results.lines.filter((l) => l.singer === total.singer && l.maxScore > 0 && l.rating !== 'none');
     const sum = (key) => lines.reduce((a, l) => a + (l[key] ?? 0), 0);
     const share = (l) => l.score / l.maxScore;
     const best = lines.reduce((a, l) => (!a || share(l) > share(a) ? l : a), null);
@@ -68,6 +69,12 @@ export class ScoreScreen {
     heading.className = 'score-heading';
     heading.textContent = song && song.id === results.songId ? `Scores — ${song.title}` : 'Scores';
     element.append(heading);
+    if (song?.artist && song.id === results.songId) {
+      const artist = document.createElement('p');
+      artist.className = 'score-artist';
+      artist.textContent = song.artist;
+      element.append(artist);
+    }
     const cards = document.createElement('div');
     cards.className = 'score-cards';
     if (!rows.length) {

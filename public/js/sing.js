@@ -130,7 +130,7 @@ connection
   .on('pitch', (frame) => lane.addPitch(frame))
   .on('lineScore', popup)
   .on('total', (total) => { totals.set(total.singer, total); renderScores(); })
-  .on('results', (results) => { scoreScreen.show(results, connection.song, connection.state?.singers); })
+  .on('results', (results) => { scoreScreen.show(results, connection.songById(results.songId), connection.state?.singers); })
   .on('device', (event) => {
     const banner = $('device');
     banner.textContent = event.message;

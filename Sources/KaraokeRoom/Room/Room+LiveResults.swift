@@ -59,8 +59,9 @@ extension Room {
     func publishFinishedResults() {
         guard let finished = finishedSong else { return }
         finishedSong = nil
-        let payload = ResultsPayload(songId: finished.songId, lines: finished.lines,
+        var payload = ResultsPayload(songId: finished.songId, lines: finished.lines,
                                      totals: finished.totals.values.sorted { $0.singer < $1.singer }, leaderboard: [])
+        payload.ended = true
         withStoredBoards(payload) { room, complete in room.transport?.broadcast(.results(complete)) }
     }
 

@@ -231,6 +231,9 @@ public struct ResultsPayload: Codable, Sendable, Equatable {
     /// Why the stored leaderboard and runs could not be read (the score database failed): the
     /// lists are then empty because they are unknown, not because nothing was sung.
     public var storedUnreadable: String?
+    /// True on the broadcast when the song ended (its final results); absent on an answer to a
+    /// `results` command. Pages keep showing the song just sung until another starts playing.
+    public var ended: Bool?
     public init(songId: String?, lines: [LineScorePayload], totals: [TotalPayload], leaderboard: [LeaderboardEntryPayload]) {
         self.songId = songId
         self.lines = lines
