@@ -168,3 +168,22 @@ def test_results_say_when_the_saved_scores_cannot_be_read_and_give_run_times_to_
     for list_id in ("leaderboard", "full-runs", "practice-runs"):
         assert results.find_element(By.ID, list_id).text == "The saved scores can't be read right now.", list_id
     screenshot(results, "results-store-unreadable-1366x768")
+
+
+def test_the_now_tab_says_what_play_starts_when_nothing_is_loaded(room, browser):
+    """Songs wait but none is loaded yet: the host's Now tab names the first queued song and its
+    singer and says ▶ starts it; ▶ then loads and plays that song."""
+    host = open_remote(phone(browser), room, host=True)
+    assert host.execute_script("return window.karaoke.song") is None, "the room starts with a song loaded"
+    assert host.find_element(By.ID, "title").text == "No song"
+    host.execute_script("""
+        window.karaoke.send('queueAdd', {songId: 'second', requestedBy: 'Bob'});
+        window.karaoke.send('queueAdd', {songId: 'tiny', requestedBy: 'Ann'});""")
+    tab(host, "now")
+    wait(host, lambda d: d.find_element(By.ID, "title").text == "Next: Second Song")
+    assert host.find_element(By.ID, "artist").text == "Queue Tests · Bob sings"
+    assert host.find_element(By.CSS_SELECTOR, "#lyrics .line.empty").text == "▶ starts “Second Song”"
+    screenshot(host, "remote-now-up-next-390x844")
+    wait(host, lambda d: "show" not in d.find_element(By.ID, "toast").get_attribute("class"), timeout=6)
+    host.find_element(By.ID, "play").click()
+    wait(host, lambda d: (state(d) or {}).get("songId") == "second" and d.find_element(By.ID, "title").text == "Second Song")

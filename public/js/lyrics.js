@@ -52,7 +52,7 @@ export class LyricsView {
     if (!song) {
       const empty = document.createElement('div');
       empty.className = 'line empty';
-      empty.textContent = 'No song loaded';
+      empty.textContent = this.emptyText || 'No song loaded';
       this.container.append(empty);
     }
     this.focus = -1;

@@ -128,12 +128,33 @@ function setName(name) {
 $('name-form').addEventListener('submit', () => setName($('name-first').value.trim()));
 $('name-input').addEventListener('change', () => setName($('name-input').value.trim()));
 
+// With nothing loaded, the Now tab says what ▶ starts: the first queued song (the room loads it
+// on play), not "No song".
+function upNext() {
+  const first = connection.song ? null : connection.state?.queue?.[0];
+  if (!first) return null;
+  const who = first.requestedBy ? ` · ${first.requestedBy} sings` : '';
+  return { title: `Next: ${first.title}`, artist: `${first.artist}${who}`,
+           hint: isHost() ? `▶ starts “${first.title}”` : `“${first.title}” is next` };
+}
+
+let shownUpNext = null;
 function showSong() {
   const song = connection.song;
-  $('title').textContent = song ? song.title : 'No song';
-  $('artist').textContent = song ? song.artist : '';
+  const next = upNext();
+  shownUpNext = next && JSON.stringify(next);
+  $('title').textContent = song ? song.title : next ? next.title : 'No song';
+  $('artist').textContent = song ? song.artist : next ? next.artist : '';
+  lyrics.emptyText = next ? next.hint : 'No song loaded';
   lyrics.setSong(song, 0);
   cancelLineRange();
+}
+
+// The queue or the role changed while nothing is loaded: the "next" text follows.
+function refreshUpNext() {
+  if (connection.song) return;
+  const next = upNext();
+  if ((next && JSON.stringify(next)) !== shownUpNext) showSong();
 }
 
 function showState() {
@@ -238,8 +259,8 @@ connection
     songs.request();
   })
   .on('song', showSong)
-  .on('state', showState)
-  .on('queue', (message) => showQueue(message.queue, { act, isHost, singerName }))
+  .on('state', () => { showState(); refreshUpNext(); })
+  .on('queue', (message) => { showQueue(message.queue, { act, isHost, singerName }); refreshUpNext(); })
   .on('queued', (message) => {
     songs.confirmed(message.item.songId);
     const who = message.item.requestedBy ? ` for ${message.item.requestedBy}` : '';
