@@ -127,7 +127,7 @@ def test_display_join_screen_between_songs_at_three_sizes(server, browser):
         assert "after that" in display.find_element(By.ID, "up-next").text.lower()
         assert not display.find_element(By.ID, "lyrics").is_displayed()
         screenshot(display, f"screens-display-join-{width}x{height}")
-    # Once the host starts the song, the lyrics replace the join screen, with live scores in a corner.
+    # Once the host starts the song, the lyrics replace the join screen, with live scores in the sofa bar.
     remote = open_host_remote(browser, server)
     remote.find_element(By.ID, "play").click()
     wait(display, lambda d: not d.find_element(By.ID, "join-screen").is_displayed())
@@ -173,6 +173,52 @@ def test_display_shows_both_duet_parts_and_part_two_solo(duet_server, browser):
     labels = [display.find_element(By.ID, f"part-label-{i}").text for i in (0, 1)]
     assert all(labels), labels
     screenshot(display, "screens-display-duet-part2-solo")
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160)])
+def test_the_tv_names_the_song_and_shows_names_and_totals_from_the_sofa(duet_server, browser, size):
+    """While a duet plays, the TV names the song once its heading has gone, shows each singer's
+    name and total at 4.6 % of the screen's height (50 px on 1080p) under the lyrics, and no part
+    label or lyric line runs into another or under that bar."""
+    width, height = size
+    display = browser(width, height)
+    display.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    open_live(display, duet_server.url("/display"))
+    play_part_two_solo(browser, duet_server, display)
+    display.execute_script("""for (const [singer, name, score] of [[0, 'Alice', 4321], [1, 'Bartholomew', 10000]])
+        window.karaoke.receive({type: 'total', v: 1, singer, name, score, final: false});""")
+    wait(display, lambda d: "Bartholomew" in d.find_element(By.ID, "score-corner").text)
+    song = display.execute_script("return window.karaoke.song")
+    wait(display, lambda d: d.find_element(By.ID, "now-title").is_displayed()
+         and d.find_element(By.ID, "now-title").text == song["title"])
+    assert display.find_element(By.ID, "now-artist").text == song["artist"]
+    figures = display.execute_script("""
+        const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+        const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+        const seen = (e) => e.offsetParent !== null && getComputedStyle(e).visibility !== 'hidden';
+        return {
+          names: [...document.querySelectorAll('#score-corner .name')].map(px),
+          points: [...document.querySelectorAll('#score-corner .points')].map(px),
+          title: px(document.getElementById('now-title')),
+          bar: box(document.getElementById('sofa-bar')),
+          labels: [0, 1].map((i) => box(document.getElementById('part-label-' + i))),
+          lines: [...document.querySelectorAll('#lyrics .line, #lyrics2 .line')].filter(seen).map((e) => {
+            const r = box(e), c = box(e.closest('.lyrics'));
+            // What shows of a line: the part inside its lyric box (the box clips and fades the rest).
+            return {top: Math.max(r.top, c.top), bottom: Math.min(r.bottom, c.bottom)}; }).filter((r) => r.bottom > r.top),
+        };""")
+    print(f"TV {width}x{height}: names {figures['names']} px, totals {figures['points']} px, title {figures['title']} px")
+    floor = 0.045 * height
+    assert len(figures["names"]) == 2 and min(figures["names"] + figures["points"]) >= floor, (floor, figures)
+    assert figures["title"] >= 0.03 * height, figures
+    overlaps = lambda a, b: a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5
+    for line in figures["lines"]:
+        assert not overlaps(line, figures["bar"]), ("a lyric line runs under the sofa bar", line, figures["bar"])
+        for label in figures["labels"]:
+            assert not overlaps(line, label), ("a part label overlaps a lyric line", line, label)
+    assert figures["bar"]["bottom"] <= height + 0.5, figures["bar"]
+    screenshot(display, f"screens-display-sofa-{width}x{height}")
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -55,6 +55,8 @@ function showSong() {
   totals.clear();
   showLabels();
   showScores();
+  $('now-title').textContent = connection.song?.title || '';
+  $('now-artist').textContent = connection.song?.artist || '';
 }
 
 function showLabels() {
@@ -149,7 +151,10 @@ function frame() {
   const song = connection.song;
   const first = firstLineStart(song);
   // The title shows until the first line is near (and never over the lyrics afterwards).
-  $('heading').classList.toggle('faded', !between && !!song && !state?.loading && t > first - 2);
+  const faded = !between && !!song && !state?.loading && t > first - 2;
+  $('heading').classList.toggle('faded', faded);
+  // Once the big heading has gone, the sofa bar names the song (never both at once).
+  $('now-playing').classList.toggle('shown', faded);
   // Once the host starts a song, the seconds to its first line.
   // Between songs, the room's pause before it starts the next one; then the seconds to its first line.
   const left = intermissionEnds === null ? 0 : Math.max(0, Math.ceil(intermissionEnds - performance.now() / 1000));
