@@ -274,11 +274,13 @@ connection
     if (error.code === 'secureConnectionRequired') {
       offerSecureRemote((error.message.match(/https:\/\/\S+/) || [])[0]);
       connection.hello('guest', null, singerName() || null, null);
-    } else if (error.code === 'badPin' || error.code === 'pinLocked' || error.code === 'badToken') {
+    } else if (['badPin', 'pinLocked', 'badToken', 'signedOut'].includes(error.code)) {
       sessionStorage.removeItem('karaoke.pin');
-      if (error.code === 'badToken') localStorage.removeItem('karaoke.hostToken');
+      if (error.code === 'badToken' || error.code === 'signedOut') localStorage.removeItem('karaoke.hostToken');
       $('unlock-error').textContent = error.code === 'badPin' ? 'Wrong PIN'
-        : error.code === 'pinLocked' ? error.message : 'Session expired: enter the PIN';
+        : error.code === 'pinLocked' ? error.message
+        : error.code === 'signedOut' ? 'Another host signed this device out: enter the PIN to control the room again'
+        : 'Session expired: enter the PIN';
       pinProblem = true;
       showTab('settings');
       connection.hello('guest', null, singerName() || null, null);
@@ -344,6 +346,10 @@ $('leave-host').addEventListener('click', () => {
   connection.hello('guest', null, singerName() || null, null);
 });
 $('queue-clear').addEventListener('click', () => act('queueClear'));
+$('sign-out-others').addEventListener('click', () => act('signOutOtherHosts'));
+connection.on('hostsSignedOut', ({ count }) => toast(count
+  ? `Signed out ${count} other host device${count === 1 ? '' : 's'}: they are guests now`
+  : 'No other device had the host controls'));
 $('play').addEventListener('click', () => {
   const state = connection.state;
   const going = connection.playing || !!(state?.loading && state.playWhenLoaded);

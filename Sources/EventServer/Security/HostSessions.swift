@@ -30,4 +30,12 @@ public struct HostSessions: Sendable {
     }
 
     public mutating func revoke(_ token: String) { tokens[token] = nil }
+
+    /// Ends every session but `kept` (the host who asked); returns how many ended.
+    @discardableResult
+    public mutating func revokeAll(except kept: String?) -> Int {
+        let before = tokens.count
+        tokens = tokens.filter { $0.key == kept }
+        return before - tokens.count
+    }
 }

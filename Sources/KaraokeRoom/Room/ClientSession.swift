@@ -11,4 +11,6 @@ struct ClientSession {
     var channelIsPrivate = false
     /// The song generation this client last received in full (`song` or `hello`).
     var songGeneration: Int?
+    /// The host session this client signed in with (issued to it, or the token it presented).
+    var hostToken: String?
 }

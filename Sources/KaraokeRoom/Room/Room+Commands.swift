@@ -14,6 +14,7 @@ extension Room {
             var issued: String?
             if role == .host { issued = try authenticateHost(client, pin: pin, token: token) }
             clients[client]?.role = role
+            clients[client]?.hostToken = role == .host ? (issued ?? token) : nil
             clients[client]?.name = name
             sendHello(to: client, hostToken: issued)
             if role == .host { sendStandingFaults(to: client) }
@@ -26,6 +27,9 @@ extension Room {
             return
         case .results:
             sendResults(to: client)
+            return
+        case .signOutOtherHosts:
+            signOutOtherHosts(keeping: client)
             return
         case .pauseBetweenSongs(let seconds):
             pauseBetweenSongs = seconds

@@ -47,6 +47,9 @@ public enum ClientCommand: Sendable, Equatable {
     /// Which companion line the singer view and TV show under a lyric line that has one
     /// (a TTML translation or romanisation) (host).
     case lyricCompanions(LyricCompanionDisplay)
+    /// Ends every other host session: their tokens stop working and their pages become guests
+    /// (a phone that was lost, or a guest who watched the PIN being typed).
+    case signOutOtherHosts
 
     public var type: String {
         switch self {
@@ -78,6 +81,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .displayScale: "displayScale"
         case .vocalReduction: "vocalReduction"
         case .lyricCompanions: "lyricCompanions"
+        case .signOutOtherHosts: "signOutOtherHosts"
         }
     }
 
@@ -177,6 +181,7 @@ public struct CommandEnvelope: Sendable, Equatable {
             case "queueRemove": command = .queueRemove(itemId: try args.int("itemId"))
             case "queueMove": command = .queueMove(itemId: try args.int("itemId"), to: try args.int("to"))
             case "queueClear": command = .queueClear
+            case "signOutOtherHosts": command = .signOutOtherHosts
             case "selectSinger":
                 command = .selectSinger(singer: try args.int("singer", in: Self.singerNumbers), part: try args.int("part", in: 0...7),
                                         name: try args.optionalString("name"))

@@ -246,3 +246,9 @@ public struct SongChangePayload: Codable, Sendable, Equatable {
     public var song: SongPayload?
     public init(song: SongPayload?) { self.song = song }
 }
+
+public struct HostsSignedOutPayload: Codable, Sendable, Equatable {
+    /// Other host devices signed out: sessions ended or open host pages made guests, whichever is more.
+    public var count: Int
+    public init(count: Int) { self.count = count }
+}

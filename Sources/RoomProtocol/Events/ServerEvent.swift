@@ -19,6 +19,8 @@ public enum ServerEvent: Sendable, Equatable {
     /// To the client who asked: its `queueAdd` was taken (or folded into its earlier request).
     case queued(QueuedPayload)
     case results(ResultsPayload)
+    /// To the host who sent `signOutOtherHosts`: how many other host sessions ended.
+    case hostsSignedOut(HostsSignedOutPayload)
 
     public var type: String {
         switch self {
@@ -36,6 +38,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .artists: "artists"
         case .queued: "queued"
         case .results: "results"
+        case .hostsSignedOut: "hostsSignedOut"
         }
     }
 
@@ -89,6 +92,7 @@ public struct ServerEventEnvelope: Codable, Sendable, Equatable {
         case .artists(let p): try p.encode(to: encoder)
         case .queued(let p): try p.encode(to: encoder)
         case .results(let p): try p.encode(to: encoder)
+        case .hostsSignedOut(let p): try p.encode(to: encoder)
         }
     }
 
@@ -111,6 +115,7 @@ public struct ServerEventEnvelope: Codable, Sendable, Equatable {
         case "artists": event = .artists(try ArtistsPayload(from: decoder))
         case "queued": event = .queued(try QueuedPayload(from: decoder))
         case "results": event = .results(try ResultsPayload(from: decoder))
+        case "hostsSignedOut": event = .hostsSignedOut(try HostsSignedOutPayload(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event \(type)")
         }
