@@ -401,3 +401,26 @@ def test_the_remote_on_a_laptop_or_tv_screen(server, browser, width, height):
         tab(host, name)
         assert no_horizontal_overflow(host), name
         screenshot(host, f"remote-host-{name}-{width}x{height}")
+
+
+def test_a_host_signs_out_the_other_host_devices(server, browser):
+    """Settings → "Sign out other host devices": the other host phone becomes a guest at once and
+    is asked for the PIN; a reload does not bring its host controls back (its token is dead);
+    the host who asked keeps control."""
+    keeper = open_remote(phone(browser, "Kim"), server, host=True)
+    lost = open_remote(phone(browser, "Lou"), server, host=True)
+    wait(lost, lambda d: d.execute_script("return !!localStorage.getItem('karaoke.hostToken')"))
+    tab(keeper, "settings")
+    button = keeper.find_element(By.ID, "sign-out-others")
+    keeper.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    screenshot(keeper, "remote-sign-out-others-390x844")
+    button.click()
+    wait(keeper, lambda d: d.find_element(By.ID, "toast").text == "Signed out 1 other host device: they are guests now")
+    wait(lost, lambda d: d.find_element(By.ID, "role").text.lower() == "guest")
+    wait(lost, lambda d: "Another host signed this device out" in d.find_element(By.ID, "unlock-error").text)
+    assert not lost.find_element(By.ID, "play").is_displayed()
+    screenshot(lost, "remote-signed-out-390x844")
+    lost.refresh()
+    wait(lost, lambda d: d.find_element(By.ID, "status").text == "live")
+    assert lost.find_element(By.ID, "role").text.lower() == "guest"
+    assert keeper.find_element(By.ID, "role").text.lower() == "host"
