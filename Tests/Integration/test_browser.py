@@ -183,6 +183,10 @@ def test_singer_view_shows_pitch_trail_ratings_and_scores(server, browser):
     remote = open_host_remote(browser, server)
     remote.find_element(By.ID, "play").click()
     wait(singer, lambda d: current_line(d) == 1, timeout=6)
+    # Paused inside line 1: the lane stands still, so the trail fed below stays on it however
+    # long a loaded machine takes to read the canvas (lines here last 1.5 s).
+    remote.find_element(By.ID, "play").click()
+    wait(singer, lambda d: room_state(d)["transport"] == "paused")
     singer.execute_script("""
         const k = window.karaoke, t = k.position();
         for (let i = 0; i < 40; i++) {
