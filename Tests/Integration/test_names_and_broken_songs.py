@@ -165,7 +165,7 @@ def test_a_second_ann_on_a_phone_is_shown_the_name_she_sings_as(tmp_path):
             pages.append(page)
             start_phone(page, server, name)
         status = lambda page: page.find_element("id", "phone-mic-status").text  # noqa: E731
-        wait(pages[1], lambda d: "“Ann” is already singing here, so you are singing as Ann (2)" in status(d))
+        wait(pages[1], lambda d: "“Ann” is already singing here, so you are singing as Ann (2)" in status(d), timeout=30)
         assert status(pages[0]).startswith("singing as Ann"), status(pages[0])
 
         # The name from the remote's "Who's singing?" (same browser, same origin).
@@ -174,7 +174,7 @@ def test_a_second_ann_on_a_phone_is_shown_the_name_she_sings_as(tmp_path):
         page.get(server.url("/remote"))
         page.execute_script("localStorage.setItem('karaoke.name', 'Bo'); localStorage.removeItem('phoneMicName')")
         start_phone(page, server, "", button=True)
-        wait(page, lambda d: status(d).startswith("singing as Bo"))
+        wait(page, lambda d: status(d).startswith("singing as Bo"), timeout=30)
     finally:
         for page in pages:
             page.quit()

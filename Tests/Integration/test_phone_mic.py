@@ -187,15 +187,17 @@ def chromium(source, width=520, height=844, fake_file=None):
 
 def start_phone(driver, server, name, extra="", button=False):
     """Opens the singer page as a phone mic: by its button, or by the `#mic&name=` fragment."""
+    # Generous bounds: they tell "never came" from "came"; how fast a page starts is not judged
+    # (a loaded CI box took over 10 s to start Chromium's audio).
     if button:
         driver.get(server.url(f"/#name={name}{extra}"))
-        wait(driver, lambda d: d.execute_script("return !!window.phoneMic"), timeout=10)
+        wait(driver, lambda d: d.execute_script("return !!window.phoneMic"), timeout=30)
         driver.find_element("id", "use-phone-mic").click()
     else:
         driver.get(server.url(f"/#mic&name={name}{extra}"))
-        wait(driver, lambda d: d.execute_script("return !!window.phoneMic"), timeout=10)
+        wait(driver, lambda d: d.execute_script("return !!window.phoneMic"), timeout=30)
     wait(driver, lambda d: d.execute_script("return window.phoneMic.seat !== null && window.phoneMic.offset !== null"),
-         timeout=15)
+         timeout=45)
     keep_off_the_room(driver)
 
 
