@@ -72,7 +72,8 @@ import Testing
             without.onNew += b.onNew; without.octaveUnder += b.octaveUnder; without.onOld += b.onOld
         }
         // Some of the readings an octave under go (the rest: the newest samples are not yet periodic
-        // enough, or still hold the tail; docs/pitch.md "Twelfth pass"), and the new note gains them.
+        // enough, or still hold the tail; docs/pitch.md, "Limits and known failure cases"), and the
+        // new note gains them.
         #expect(with.octaveUnder + 4 <= without.octaveUnder, "\(with.octaveUnder) frames an octave under the new note, \(without.octaveUnder) without")
         #expect(with.onNew >= without.onNew + 4, "\(with.onNew) frames on the new note, \(without.onNew) without")
         // Nothing is read ahead: the last frames of each note stay on it.

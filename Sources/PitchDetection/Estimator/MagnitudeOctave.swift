@@ -8,7 +8,7 @@
 /// of `|X|`, as in Tolonen & Karjalainen's generalised autocorrelation) the same odd harmonics
 /// weigh 20 % or more, and `n(T) − n(T/2)` stands at 0.1–0.3. For a true period L nothing is at
 /// half its frequency, so the magnitudes' `n(2L)` is lower than their `n(L)` as the power's is.
-/// Measured on the room harness's real voices (docs/pitch.md, "Thirteenth pass").
+/// Measured on the room harness's real voices (docs/pitch.md, "Pipeline", stage 5).
 enum MagnitudeOctave {
     /// The period 2·L when the magnitude spectrum says the reading L is the 2nd harmonic, else nil.
     /// Asked only where the power autocorrelation leaves the octave open: the octave at least as

@@ -141,7 +141,7 @@ enum PeakPicking {
     /// beats 3·L by `octaveOverTripleMargin`. A true period P = 2·L is not periodic at 3·L = 1.5·P
     /// (0.065 or more under P for 99 % of such frames of real voices), while for a true period L
     /// every multiple gains together where its periodicity dips (a note's transition), 3·L as much as
-    /// 2·L (docs/pitch.md, "Eleventh pass"). True when 3·L is out of range.
+    /// 2·L (docs/pitch.md, "Pipeline", stage 5). True when 3·L is out of range.
     static func octaveStandsOut(
         _ octave: PeriodCandidate, over candidate: PeriodCandidate, normalised: UnsafePointer<Float>, maxLag: Int
     ) -> Bool {

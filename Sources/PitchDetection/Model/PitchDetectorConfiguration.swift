@@ -28,18 +28,18 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     public var shortWindowMinFrequency: Double = 140
     /// Periodicity the short window's reading needs (above the gate's own thresholds: 21 ms of a
     /// consonant's noise is periodic by chance more often than 46 ms; 0.5 voiced 1–4 points more
-    /// of the rests for 0.2 points of RPA, docs/pitch.md "Ninth pass").
+    /// of the rests for 0.2 points of RPA, docs/pitch.md, "Configuration").
     public var shortWindowClarity: Float = 0.7
     /// A voiced frame that does not continue the previous frame's period is read again on the short
     /// window over the newest samples, whose reading (at `shortWindowClarity`, more periodic, on
     /// another note) replaces the main one: at a note's first frames the main window can still hold
-    /// the previous note (docs/pitch.md, "Eleventh pass"). Needs the short window.
+    /// the previous note (docs/pitch.md, "Configuration"). Needs the short window.
     public var newestReading = true
     /// A note reached from another voiced note (a legato step, or a vowel rising out of the previous
     /// note's reverberant tail) has this many frames after its first read on the newest samples
     /// too, although the main reading continues itself: the main window can hold both notes for
     /// 70 ms and read their common period all along. 6–15 frames measure alike; 0 turns it off
-    /// (docs/pitch.md, "Twelfth pass").
+    /// (docs/pitch.md, "Configuration").
     public var newestReadingFrames = 10
     /// The newest reading an octave above the main one replaces it at this much less periodicity:
     /// a window is at least as periodic at twice a period as at the period, and the 46 ms window
@@ -50,13 +50,13 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// A frame carrying on the previous voiced frame's period (a held note fading) stays voiced
     /// down to this level, while its level falls by at most `holdFallDbPerFrame` a frame: a sung
     /// fade, not the reverberation after the voice stopped (60 dB per RT60: 2 dB a frame in a
-    /// 0.3 s room). docs/pitch.md, "Fourteenth pass".
+    /// 0.3 s room). docs/pitch.md, "Configuration".
     public var holdLevelDb: Float = -70
     public var holdFallDbPerFrame: Float = 1
     /// Voicing: the centre of the window must carry at least this share of the window's
     /// mean power, so that a note does not "leak" into the silence half a window away. Low
     /// enough for a note's first frame, whose vowel is still rising (0.12 left 0.14 % of the
-    /// voiced frames of real voices unvoiced there; docs/pitch.md, "Tenth pass").
+    /// voiced frames of real voices unvoiced there; docs/pitch.md, "Configuration").
     public var centreEnergyRatio: Float = 0.05
     /// First-order high-pass on the analysis signal, Hz (0 = off): keeps a bass line from
     /// imposing its period on the voice (see `LowFrequencyCut`).
@@ -73,12 +73,11 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     public var harmonicReadingCeiling: Double = 330
     /// The octave, at any pitch: twice the first-dip period is taken when it is more periodic by
     /// more than this (or `harmonicReadingMargin` if smaller): a voice read at its 2nd harmonic,
-    /// where its first formant sits (docs/pitch.md, "Tenth pass" above 330 Hz and "Eleventh pass"
-    /// below).
+    /// where its first formant sits (docs/pitch.md, "Configuration").
     public var octaveReadingMargin: Float = 0.05
     /// Where the power autocorrelation leaves the octave open (2·L at least as periodic as L and
     /// standing out over 3·L), 2·L is taken when the magnitude spectrum's autocorrelation is higher
-    /// there than at L by more than this (`MagnitudeOctave`; docs/pitch.md, "Thirteenth pass").
+    /// there than at L by more than this (`MagnitudeOctave`; docs/pitch.md, "Configuration").
     /// Above 1 turns it off.
     public var magnitudeOctaveMargin: Float = 0.15
     /// Octave guard: a jump of about an octave away from the previous frame's pitch is only

@@ -6,7 +6,7 @@
 /// for 70 ms; that wrong reading then continues itself. While `settling`, `PitchDetector` reads
 /// every voiced frame again on the newest samples, not only those that break the period.
 /// A note that starts from silence is not re-read: there is no tail to read, and the newest 21 ms
-/// of a rising low voice read its harmonics (docs/pitch.md, "Twelfth pass").
+/// of a rising low voice read its harmonics (docs/pitch.md, "Pipeline", stage 9).
 struct LegatoOnset {
     /// Frames re-read after a note's first frame.
     let frames: Int
