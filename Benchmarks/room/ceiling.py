@@ -1,8 +1,8 @@
 """What a perfect detector would score on a recording: a pure tone that follows the harness's truth
 f0 (voiced where the truth is voiced, silent elsewhere), scored beside the recording itself
-(docs/room-evaluation.md, "The scorer's own gate"). The gap between the two is the detector's and the
-scorer's share of a clip's loss; the ceiling's own loss is the singer's (consonants, breath, vowels
-the vocoder renders as noise).
+(docs/room-evaluation.md, "Unseen voices (flite, festival)"). The gap between the two is the
+detector's and the scorer's share of a clip's loss; the ceiling's own loss is the singer's
+(consonants, breath, vowels the vocoder renders as noise).
 
     Benchmarks/out/room-venv/bin/python Benchmarks/room/ceiling.py --karaoke BIN SONG REC.wav …
 

@@ -3,7 +3,7 @@ to the imposed f0, plus WORLD's own noise for the aperiodic part.
 
 Why: WORLD's vocoder renders a voiced frame as minimum-phase pulses whose spacing drifts under a
 moving envelope, and a syllable squeezed into a short low note is no longer periodic at the f0 it
-was given (docs/room-evaluation.md, "the ceiling of this truth"). A sinusoidal model whose phases
+was given (docs/room-evaluation.md, "Ground truth"). A sinusoidal model whose phases
 are the integral of the imposed f0 is periodic at that f0 by construction, so the ground truth is
 exact on every frame it calls voiced — the method of the MDB-stem-synth pitch-tracking dataset
 (Salamon et al., ISMIR 2017). Formants (the harmonics' levels), consonants (the noise) and timing

@@ -12,7 +12,7 @@ ours also leaves unvoiced are as periodic there (at any period) as in the analys
     Benchmarks/out/room-venv/bin/python Benchmarks/room/masking.py --karaoke PATH CLIP.wav [CLIP.wav ...]
 
 Each CLIP.wav needs its `-truth.csv` beside it (any clip `run` wrote). docs/room-evaluation.md,
-"Masked high notes".
+"Tried and not kept".
 """
 import argparse
 import os

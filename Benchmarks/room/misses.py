@@ -17,7 +17,7 @@ beside each WAV). Classes of a missed frame (cents = 1200·log2(ours / truth)):
 A run is a stretch of consecutive missed frames of one class. "carried": the dry voice's normalised
 autocorrelation reaches 0.5 within ±3 % of the truth period in a 46 ms window centred on the frame, in
 a 21 ms window centred on it or in the 21 ms of its newest samples (docs/room-evaluation.md,
-"Thirteenth pass"): where it does not, the miss is the rendering's as much as the detector's.
+"Diagnostic tools"): where it does not, the miss is the rendering's as much as the detector's.
 The dry voice has no room: the clean conditions are still sung in one (RT60 0.3 s), where a loud
 consonant's reverberation can mask a carried vowel in the recording itself (masking.py).
 """

@@ -1,5 +1,5 @@
-"""What a low-band check of ÷3 readings would do (docs/room-evaluation.md, "The ÷3 readings on high
-notes, asked of the low band"): for every frame ours voices, whether the band below 1.5 kHz is as
+"""What a low-band check of ÷3 readings would do (docs/room-evaluation.md, "Tried and not
+kept"): for every frame ours voices, whether the band below 1.5 kHz is as
 periodic (within 0.02; 46 ms window, ±3 %) at a third of ours' period as at ours' period.
 Counted on frames read at a third of the truth (the check would set them right) and on frames read
 right (or truth-unvoiced) whose third lies in range (the check would break them).
