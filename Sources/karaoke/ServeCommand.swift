@@ -139,6 +139,20 @@ struct ServeCommand: AsyncParsableCommand {
                                                                  preferredName: allowedHosts.first).url
             }
         }
+        var tlsSetup: TLSSetup.Prepared?
+        if tlsEnabled {
+            let joinHost = JoinAddress.choose(listenHost: host, plainPort: port, tlsPort: tlsPort,
+                                              preferredName: allowedHosts.first).host
+            do {
+                tlsSetup = try TLSSetup.prepare(
+                    port: tlsPort, certificate: cert, key: key, scoresDirectory: scores,
+                    names: allowedHosts + (["", "0.0.0.0", "::"].contains(host) ? [] : [host]),
+                    joinHost: joinHost, logger: logger)
+            } catch {
+                throw ValidationError("--tls: \(error)")
+            }
+        }
+        roomOptions.certificate = tlsSetup?.notice
         let room = Room(player: player, catalog: catalog, options: roomOptions)
         if let engine = player as? PlaybackEngine {
             engine.onDeviceEvent = { [logger] event in
@@ -154,19 +168,6 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         defer { underrunWatch?.stop() }
-        var tlsSetup: TLSSetup.Prepared?
-        if tlsEnabled {
-            let joinHost = JoinAddress.choose(listenHost: host, plainPort: port, tlsPort: tlsPort,
-                                              preferredName: allowedHosts.first).host
-            do {
-                tlsSetup = try TLSSetup.prepare(
-                    port: tlsPort, certificate: cert, key: key, scoresDirectory: scores,
-                    names: allowedHosts + (["", "0.0.0.0", "::"].contains(host) ? [] : [host]),
-                    joinHost: joinHost, logger: logger)
-            } catch {
-                throw ValidationError("--tls: \(error)")
-            }
-        }
         // The join QR code and address (`/join.svg`, `/join.txt`) are written once the port is bound.
         let joinFolder = FileManager.default.temporaryDirectory.appendingPathComponent("karaoke-join-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: joinFolder, withIntermediateDirectories: true)
@@ -244,6 +245,7 @@ struct ServeCommand: AsyncParsableCommand {
                 print("  remote       \(url)/remote")
             }
             print("  certificate  \(tlsSetup.summary)")
+            print("  fingerprint  SHA-256 \(tlsSetup.notice.fingerprint)")
         }
         let join = JoinAddress.choose(listenHost: host, plainPort: bound, tlsPort: boundTLS, preferredName: allowedHosts.first)
         print("  join         \(join.url)")

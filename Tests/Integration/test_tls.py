@@ -366,3 +366,33 @@ def test_chromium_opens_the_remote_over_https_trusting_only_the_rooms_key(tls_se
         screenshot(untrusting, "tls-warning-390x844")
     finally:
         untrusting.quit()
+
+
+def test_the_tv_explains_the_certificate_warning_with_the_fingerprint_to_compare(tls_server, scores, browser):
+    """With the room's own certificate, the TV's join screen (on plain http) tells guests before
+    they scan that their phone will warn, and which SHA-256 fingerprint means it is this room;
+    `serve` prints the same fingerprint; the plain-http remote says it where it sends a host to https."""
+    from selenium.webdriver.common.by import By
+
+    from conftest import screenshot, wait
+
+    shown = subprocess.run(["openssl", "x509", "-in", str(scores / "tls" / "cert.pem"), "-noout", "-fingerprint", "-sha256"],
+                           check=True, capture_output=True, text=True).stdout.strip().split("=", 1)[1]
+    assert f"fingerprint  SHA-256 {shown}" in tls_server.text
+    display = browser(1920, 1080)
+    display.get(f"http://127.0.0.1:{tls_server.port}/display")
+    note = wait(display, lambda d: d.find_element(By.ID, "join-certificate").is_displayed()
+                and d.find_element(By.ID, "join-certificate").text)
+    assert "Your phone may warn that the connection is not private" in note
+    assert display.find_element(By.CSS_SELECTOR, "#join-certificate .fingerprint").text == ":".join(shown.split(":")[:6])
+    screenshot(display, "tls-display-join-certificate-1920x1080")
+    # A host on the plain port from another machine is sent to https (the `secure` event; from
+    # this machine, loopback, the PIN is taken on the plain port, so the event is raised here).
+    remote = browser(390, 844)
+    remote.get(f"http://127.0.0.1:{tls_server.port}/remote")
+    wait(remote, lambda d: d.execute_script("return !!(window.karaoke && window.karaoke.certificate)"))
+    remote.execute_script("window.karaoke.emit('secure', {url: arguments[0]})", f"https://127.0.0.1:{tls_server.tls_port}/remote")
+    hint = wait(remote, lambda d: "fingerprint starts with" in d.find_element(By.ID, "unlock-error").text
+                and d.find_element(By.ID, "unlock-error").text)
+    assert ":".join(shown.split(":")[:6]) in hint
+    screenshot(remote, "tls-remote-plain-certificate-390x844")

@@ -100,6 +100,7 @@ export class RoomConnection {
         this.setState(message.state);
         this.secretsNeedTLS = !!message.secretsNeedTLS;
         if (message.secureRemote) this.secureRemote = message.secureRemote;
+        this.certificate = message.certificate || null;
         if (this.secretsWait) {
           this.secretsWait = false;
           if (message.secretsNeedTLS) {

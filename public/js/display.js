@@ -28,6 +28,22 @@ function applyScale(percent) {
 }
 applyScale(null);
 
+// A room with its own (self-signed) certificate: phones warn once that the connection is not
+// private. The join screen says so before anyone scans, and what to compare: the first groups of
+// the SHA-256 fingerprint their browser shows under the certificate's details.
+function showCertificate() {
+  const box = $('join-certificate');
+  const certificate = connection.certificate;
+  box.hidden = !certificate?.selfSigned;
+  if (box.hidden) return;
+  const start = certificate.fingerprint.split(':').slice(0, 6).join(':');
+  box.replaceChildren(
+    'Your phone may warn that the connection is not private: this room made its own certificate. '
+      + 'It is this room if the certificate\'s SHA-256 fingerprint starts with ',
+    Object.assign(document.createElement('span'), { className: 'fingerprint', textContent: start }),
+    ' — then continue to the site.');
+}
+
 fetch('/join.txt').then((r) => (r.ok ? r.text() : '')).then((text) => {
   $('join-url').textContent = text.trim() || `${location.origin}/remote`;
 }).catch(() => { $('join-url').textContent = `${location.origin}/remote`; });
@@ -109,7 +125,7 @@ function showUpNext() {
 }
 
 connection
-  .on('hello', () => { showSong(); showUpNext(); })
+  .on('hello', () => { showSong(); showUpNext(); showCertificate(); })
   .on('song', () => { showSong(); showUpNext(); })
   .on('state', (state) => {
     // The server's wait before the next song: its end on this page's clock.

@@ -44,6 +44,13 @@ function offerSecureRemote(url) {
   sessionStorage.removeItem('karaoke.pin');
   const box = $('unlock-error');
   box.textContent = 'Host controls open only on the secure page (your PIN is never sent over plain http). ';
+  const certificate = connection.certificate;
+  if (certificate?.selfSigned) {
+    // Said before the browser's warning, so the guest knows it is expected and what to check.
+    box.append('Your browser will warn that the connection is not private: this room made its own certificate. '
+      + `It is this room if the certificate's SHA-256 fingerprint starts with ${certificate.fingerprint.split(':').slice(0, 6).join(':')} `
+      + '(also on the TV). ');
+  }
   if (url) {
     const link = document.createElement('a');
     link.href = url;

@@ -51,6 +51,15 @@ public final class PEMCertificate {
         return CertificateNames(dnsNames: dns, ipAddresses: ips)
     }
 
+    /// The SHA-256 fingerprint as browsers show it in a certificate's details ("AB:CD:…", 32 bytes):
+    /// what a guest compares before accepting a self-signed certificate.
+    public var sha256Fingerprint: String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard X509_digest(x509, EVP_sha256(), &digest, &length) == 1 else { return "" }
+        return digest.prefix(Int(length)).map { String(format: "%02X", $0) }.joined(separator: ":")
+    }
+
     /// Does the private key in `key` belong to this certificate?
     public func matches(_ key: PEMPrivateKey) -> Bool {
         X509_check_private_key(x509, key.pkey) == 1

@@ -96,6 +96,7 @@ extension Room {
             state: statePayload(), results: results)
         hello.librarySize = songIndex.count
         if hasSong { hello.songUnchanged = true }
+        hello.certificate = options.certificate
         if options.secretsOnlyOverTLS, !session.channelIsPrivate {
             hello.secretsNeedTLS = true
             hello.secureRemote = options.secureRemoteURL

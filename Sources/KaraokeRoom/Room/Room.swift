@@ -51,6 +51,8 @@ public final class Room: @unchecked Sendable {
         public var secretsOnlyOverTLS = false
         /// Where a host on a plain connection is sent instead (the https remote), for the message.
         public var secureRemoteURL: String?
+        /// With TLS: the certificate every page is told about (`hello.certificate`).
+        public var certificate: CertificatePayload?
 
         public init(name: String = "karaoke", pin: RoomPin, audio: Bool, tickInterval: Double = 0.03, stateInterval: Double = 1) {
             self.name = name

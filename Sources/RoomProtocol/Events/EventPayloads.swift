@@ -23,6 +23,9 @@ public struct HelloPayload: Codable, Sendable, Equatable {
     /// here, so a page sends neither and opens `secureRemote` (the https remote) for host controls.
     public var secretsNeedTLS: Bool?
     public var secureRemote: String?
+    /// With TLS on: the room's certificate, so pages can tell guests what their browser's warning
+    /// about a self-signed certificate means and what to compare (absent without TLS).
+    public var certificate: CertificatePayload?
     public init(protocolVersion: Int = ProtocolVersion.current, clientId: UInt64, role: ClientRole, room: String,
                 song: SongPayload?, library: [SongSummary]? = nil, state: StatePayload, results: [LineScorePayload]) {
         self.protocolVersion = protocolVersion
@@ -251,4 +254,15 @@ public struct HostsSignedOutPayload: Codable, Sendable, Equatable {
     /// Other host devices signed out: sessions ended or open host pages made guests, whichever is more.
     public var count: Int
     public init(count: Int) { self.count = count }
+}
+
+public struct CertificatePayload: Codable, Sendable, Equatable {
+    /// SHA-256 fingerprint, "AB:CD:…" as browsers show it.
+    public var fingerprint: String
+    /// True for the room's own certificate (browsers warn once per device); false for one from a CA.
+    public var selfSigned: Bool
+    public init(fingerprint: String, selfSigned: Bool) {
+        self.fingerprint = fingerprint
+        self.selfSigned = selfSigned
+    }
 }
