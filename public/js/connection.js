@@ -228,6 +228,12 @@ export function formatTime(seconds) {
   return `${m}:${String(s).padStart(2, '0')}`;
 }
 
+// The first six groups of a certificate's SHA-256 fingerprint: what a guest compares with the
+// certificate details their browser shows (the TV and the remote say the same).
+export function fingerprintStart(certificate) {
+  return certificate.fingerprint.split(':').slice(0, 6).join(':');
+}
+
 export function formatKey(semitones) {
   return semitones > 0 ? `+${semitones}` : `${semitones}`;
 }

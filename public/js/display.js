@@ -2,7 +2,7 @@
 // of the remote, what comes next, a countdown to the first line once the host starts it).
 // During a song: big lyrics, both parts of a duet, singer names and live scores in a corner.
 // After it: the score screen. Read-only: it never sends a command.
-import { RoomConnection, pageParams, bindStatus, bindLoading } from './connection.js';
+import { RoomConnection, pageParams, bindStatus, bindLoading, fingerprintStart } from './connection.js';
 import { LyricsView } from './lyrics.js';
 import { SINGER_COLOURS } from './notes.js';
 import { ScoreScreen } from './scorescreen.js';
@@ -36,7 +36,7 @@ function showCertificate() {
   const certificate = connection.certificate;
   box.hidden = !certificate?.selfSigned;
   if (box.hidden) return;
-  const start = certificate.fingerprint.split(':').slice(0, 6).join(':');
+  const start = fingerprintStart(certificate);
   box.replaceChildren(
     'Your phone may warn that the connection is not private: this room made its own certificate. '
       + 'It is this room if the certificate\'s SHA-256 fingerprint starts with ',

@@ -3,7 +3,7 @@
 // when), Settings (key, speed, scoring, singers; the host PIN). Guests start on Songs and are
 // asked their name once (kept in the browser). Without a connection every control is disabled
 // under a banner, and a command that cannot be sent says so.
-import { RoomConnection, pageParams, formatTime, formatKey, bindStatus, bindLoading } from './connection.js';
+import { RoomConnection, pageParams, formatTime, formatKey, bindStatus, bindLoading, fingerprintStart } from './connection.js';
 import { RemoteLyrics } from './remote-lyrics.js';
 import { SongsTab } from './remote-library.js';
 import { showQueue, formatWait } from './remote-queue.js';
@@ -48,7 +48,7 @@ function offerSecureRemote(url) {
   if (certificate?.selfSigned) {
     // Said before the browser's warning, so the guest knows it is expected and what to check.
     box.append('Your browser will warn that the connection is not private: this room made its own certificate. '
-      + `It is this room if the certificate's SHA-256 fingerprint starts with ${certificate.fingerprint.split(':').slice(0, 6).join(':')} `
+      + `It is this room if the certificate's SHA-256 fingerprint starts with ${fingerprintStart(certificate)} `
       + '(also on the TV). ');
   }
   if (url) {
